@@ -1,0 +1,17 @@
+//! kondavo: a headless draughts engine for every rule set of the draughts family.
+//!
+//! The rules core: board geometries (`geometry`), bit sets (`bitboard`), rule sets as types
+//! (`rules`) with the one runtime dispatch (`variant`), positions (`position`), moves and
+//! their generation (`moves`, `movegen`), and positions and moves as text (`notation`).
+
+pub mod bitboard;
+pub mod color;
+pub mod error;
+pub mod geometry;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod rules;
+pub mod variant;

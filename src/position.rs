@@ -1,0 +1,305 @@
+//! `Position<R>`: an immutable, `Copy` position of rule set `R`: pieces by colour, kings, side
+//! to move and a Zobrist hash key kept up to date by [`Position::after`].
+//!
+//! Invariants (checked by [`Position::new`], kept by `after`): pieces lie on playable squares,
+//! the colours do not overlap, kings are pieces, no man stands on its own promotion row, and
+//! neither side has more pieces than it starts with. History (repetition, move counters)
+//! lives beside the position in the game and search stacks.
+
+use crate::bail;
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::error::Result;
+use crate::geometry::{Geometry, Shape};
+use crate::movegen;
+use crate::moves::{Move, MoveList};
+use crate::rules::Rules;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::marker::PhantomData;
+
+/// A piece: its colour and whether it is a king.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Piece {
+    /// Its side.
+    pub color: Color,
+    /// True for a king, false for a man.
+    pub king: bool,
+}
+
+impl Piece {
+    /// Index into the hash key table: white man, white king, black man, black king.
+    #[inline(always)]
+    const fn index(self) -> usize {
+        self.color.index() * 2 + self.king as usize
+    }
+}
+
+const fn splitmix(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (s, z ^ (z >> 31))
+}
+
+const fn zobrist_table() -> [[u64; 64]; 4] {
+    let mut out = [[0u64; 64]; 4];
+    let mut state = 0x6B6F_6E64_6176_6F21; // "kondavo!"
+    let mut p = 0;
+    while p < 4 {
+        let mut b = 0;
+        while b < 64 {
+            let (s, z) = splitmix(state);
+            state = s;
+            out[p][b] = z;
+            b += 1;
+        }
+        p += 1;
+    }
+    out
+}
+
+/// Zobrist keys: `ZOBRIST[piece index][bit]`.
+static ZOBRIST: [[u64; 64]; 4] = zobrist_table();
+/// Key of "Black to move".
+const ZOBRIST_SIDE: u64 = 0x5DEE_CE66_D1CE_4E5B;
+
+/// A position of rule set `R`.
+#[derive(Clone, Copy)]
+pub struct Position<R: Rules> {
+    pieces: [Bitboard; 2],
+    kings: Bitboard,
+    side: Color,
+    key: u64,
+    rules: PhantomData<R>,
+}
+
+impl<R: Rules> PartialEq for Position<R> {
+    fn eq(&self, other: &Self) -> bool {
+        self.pieces == other.pieces && self.kings == other.kings && self.side == other.side
+    }
+}
+
+impl<R: Rules> Eq for Position<R> {}
+
+impl<R: Rules> Hash for Position<R> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.key);
+    }
+}
+
+impl<R: Rules> fmt::Debug for Position<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Position<{}>({})",
+            R::variant(),
+            crate::notation::to_fen(self)
+        )
+    }
+}
+
+impl<R: Rules> Default for Position<R> {
+    fn default() -> Self {
+        Self::start()
+    }
+}
+
+impl<R: Rules> Position<R> {
+    /// The rule set's start position.
+    pub fn start() -> Self {
+        let (white, black) = match <R::Geo as Geometry>::SHAPE {
+            Shape::Orthogonal8 => (0x00FF_FF00_0000_0000u64, 0x0000_0000_00FF_FF00u64),
+            _ => {
+                let n = <R::Geo as Geometry>::SQUARES;
+                let men = R::BASE.men_per_side() as usize;
+                let bits = <R::Geo as Geometry>::BITS;
+                let black = (0..men).fold(0u64, |b, i| b | 1 << bits[i]);
+                let white = (n - men..n).fold(0u64, |b, i| b | 1 << bits[i]);
+                (white, black)
+            }
+        };
+        Self::from_parts_unchecked(Bitboard(white), Bitboard(black), Bitboard::EMPTY, R::FIRST)
+    }
+
+    /// A position from its parts, checked against every invariant of the module docs.
+    pub fn new(white: Bitboard, black: Bitboard, kings: Bitboard, side: Color) -> Result<Self> {
+        let board = <R::Geo as Geometry>::BOARD;
+        if !((white | black) & !board).is_empty() {
+            bail!("a piece lies outside the playable squares");
+        }
+        if white.intersects(black) {
+            bail!("a square holds both a white and a black piece");
+        }
+        if !(kings & !(white | black)).is_empty() {
+            bail!("a king lies on an empty square");
+        }
+        let max = R::BASE.men_per_side();
+        for (c, set) in [(Color::White, white), (Color::Black, black)] {
+            if set.count() > max {
+                bail!(
+                    "{c} has {} pieces; at most {max} are possible in {}",
+                    set.count(),
+                    R::BASE.id()
+                );
+            }
+            if (set & !kings).intersects(R::promotion_row(c)) {
+                bail!("a {c} man stands on its promotion row (it would be a king)");
+            }
+        }
+        Ok(Self::from_parts_unchecked(white, black, kings, side))
+    }
+
+    fn from_parts_unchecked(
+        white: Bitboard,
+        black: Bitboard,
+        kings: Bitboard,
+        side: Color,
+    ) -> Self {
+        let mut p = Position {
+            pieces: [white, black],
+            kings,
+            side,
+            key: 0,
+            rules: PhantomData,
+        };
+        p.key = p.compute_key();
+        p
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side(&self) -> Color {
+        self.side
+    }
+
+    /// Every piece of colour `c`.
+    #[inline(always)]
+    pub fn pieces(&self, c: Color) -> Bitboard {
+        self.pieces[c.index()]
+    }
+
+    /// The men of colour `c`.
+    #[inline(always)]
+    pub fn men(&self, c: Color) -> Bitboard {
+        self.pieces[c.index()] & !self.kings
+    }
+
+    /// The kings of colour `c`.
+    #[inline(always)]
+    pub fn kings(&self, c: Color) -> Bitboard {
+        self.pieces[c.index()] & self.kings
+    }
+
+    /// Every king of both sides.
+    #[inline(always)]
+    pub fn all_kings(&self) -> Bitboard {
+        self.kings
+    }
+
+    /// Every occupied square.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.pieces[0] | self.pieces[1]
+    }
+
+    /// Every empty playable square.
+    #[inline(always)]
+    pub fn empty(&self) -> Bitboard {
+        <R::Geo as Geometry>::BOARD & !self.occupied()
+    }
+
+    /// The piece on bit `bit`, if any.
+    pub fn piece_at(&self, bit: u32) -> Option<Piece> {
+        let color = Color::BOTH.into_iter().find(|&c| self.pieces(c).has(bit))?;
+        Some(Piece {
+            color,
+            king: self.kings.has(bit),
+        })
+    }
+
+    /// The Zobrist hash key (kept up to date by [`after`](Self::after)).
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The hash key computed from scratch; equals [`key`](Self::key) (a tested invariant).
+    pub fn compute_key(&self) -> u64 {
+        let mut key = if self.side == Color::Black {
+            ZOBRIST_SIDE
+        } else {
+            0
+        };
+        for c in Color::BOTH {
+            for king in [false, true] {
+                let set = if king { self.kings(c) } else { self.men(c) };
+                let idx = Piece { color: c, king }.index();
+                for b in set {
+                    key ^= ZOBRIST[idx][b as usize];
+                }
+            }
+        }
+        key
+    }
+
+    /// The position after `mv`, which must be legal here.
+    #[inline]
+    pub fn after(&self, mv: Move) -> Self {
+        let us = self.side;
+        let them = !us;
+        let from = Bitboard::from_bit(mv.from());
+        let to = Bitboard::from_bit(mv.to());
+        let captured = mv.captured();
+        let king = mv.is_king_move();
+        let mut p = *self;
+
+        p.pieces[us.index()] = (p.pieces[us.index()] & !from) | to;
+        let before = Piece { color: us, king }.index();
+        let after = Piece {
+            color: us,
+            king: king || mv.is_promotion(),
+        }
+        .index();
+        p.key ^= ZOBRIST[before][mv.from() as usize] ^ ZOBRIST[after][mv.to() as usize];
+        if king {
+            p.kings = (p.kings & !from) | to;
+        } else if mv.is_promotion() {
+            p.kings |= to;
+        }
+        if captured.is_any() {
+            let them_kings = self.kings(them) & captured;
+            let (man_idx, king_idx) = (them.index() * 2, them.index() * 2 + 1);
+            for b in captured & !them_kings {
+                p.key ^= ZOBRIST[man_idx][b as usize];
+            }
+            for b in them_kings {
+                p.key ^= ZOBRIST[king_idx][b as usize];
+            }
+            p.pieces[them.index()] &= !captured;
+            p.kings &= !captured;
+        }
+        p.side = them;
+        p.key ^= ZOBRIST_SIDE;
+        p
+    }
+
+    /// Every legal move (duplicate capture routes dropped).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        movegen::generate(self, &mut list);
+        list
+    }
+
+    /// True when the side to move has a capture available.
+    #[inline]
+    pub fn has_capture(&self) -> bool {
+        movegen::has_capture(self)
+    }
+
+    /// The same pieces with the other side to move (for tests and evaluation probes).
+    pub fn with_side(&self, side: Color) -> Self {
+        Self::from_parts_unchecked(self.pieces[0], self.pieces[1], self.kings, side)
+    }
+}
