@@ -451,34 +451,11 @@ pub fn parse_position<R: Rules>(text: &str) -> Result<Position<R>> {
 // ---------------------------------------------------------------------------------------
 // Moves
 
-/// The landing squares of a route with the points where it goes straight on removed.
-fn turning_points<R: Rules>(from: u32, path: &[u32]) -> Vec<u32> {
-    let coords = |b: u32| {
-        let (r, c) = <R::Geo as Geometry>::coords(index_of::<R>(b));
-        (r as i32, c as i32)
-    };
-    let dir = |a: u32, b: u32| {
-        let ((r0, c0), (r1, c1)) = (coords(a), coords(b));
-        ((r1 - r0).signum(), (c1 - c0).signum())
-    };
-    let mut out = Vec::with_capacity(path.len());
-    let mut prev = from;
-    for (k, &p) in path.iter().enumerate() {
-        let keep = match path.get(k + 1) {
-            Some(&next) => dir(prev, p) != dir(p, next),
-            None => true,
-        };
-        if keep {
-            out.push(p);
-        }
-        prev = p;
-    }
-    out
-}
-
 /// `mv` (legal in `pos`) in the rule set's native notation: `32-28`, `28x19`, `c3:e5:c7`.
-/// The full path is written when another legal capture shares start and end (or always, for
-/// the rule sets whose tradition writes it).
+/// The full path (every square the piece lands on between jumps) is written when another
+/// legal capture shares start and end, or always for the rule sets whose tradition writes it.
+/// Where a king could stop anywhere between two pieces on a line, the path names the last
+/// free square before the second piece.
 pub fn move_to_native<R: Rules>(pos: &Position<R>, mv: Move) -> String {
     let name = |b: u32| square_name::<R>(b);
     if !mv.is_capture() {
@@ -500,7 +477,7 @@ pub fn move_to_native<R: Rules>(pos: &Position<R>, mv: Move) -> String {
     let mut out = name(mv.from());
     match route {
         Some((_, path)) => {
-            for p in turning_points::<R>(mv.from(), &path) {
+            for p in path {
                 out.push(sep);
                 out.push_str(&name(p));
             }
@@ -537,7 +514,7 @@ fn is_subsequence(wanted: &[u32], path: &[u32]) -> bool {
 /// returns the legal move it names. Intermediate squares, when given, must lie on the route.
 pub fn parse_native_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move> {
     check_length(text, "move")?;
-    let (tokens, _) = move_tokens(text)?;
+    let (tokens, capture) = move_tokens(text)?;
     let squares: Vec<u32> = tokens
         .iter()
         .map(|t| parse_square::<R>(t))
@@ -550,13 +527,30 @@ pub fn parse_native_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move
         .copied()
         .filter(|m| m.from() == from && m.to() == to)
         .collect();
+    // With optional capture a king may have a quiet move and a capture between the same two
+    // squares: the separator tells them apart.
+    if found.iter().any(|m| m.is_capture() == capture) {
+        found.retain(|m| m.is_capture() == capture);
+    }
     if !via.is_empty() || found.len() > 1 {
+        // A full path names its route exactly; a partial one (stops on a straight sweep left
+        // out) must still lie on the route, in order.
         let routes = movegen::capture_routes(pos);
-        found.retain(|m| {
-            routes.iter().any(|(r, path)| {
-                r == m && is_subsequence(via, &path[..path.len().saturating_sub(1)])
-            })
-        });
+        let stops = |path: &[u32]| path[..path.len().saturating_sub(1)].to_vec();
+        let exact: Vec<Move> = found
+            .iter()
+            .copied()
+            .filter(|m| routes.iter().any(|(r, path)| r == m && stops(path) == via))
+            .collect();
+        if exact.len() == 1 {
+            found = exact;
+        } else {
+            found.retain(|m| {
+                routes
+                    .iter()
+                    .any(|(r, path)| r == m && is_subsequence(via, &stops(path)))
+            });
+        }
     }
     match found.len() {
         0 => bail!("illegal move \"{}\"", shown(text.trim())),
@@ -615,16 +609,23 @@ pub fn parse_hub_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move> {
         );
     }
     let legal = pos.legal_moves();
-    let matching: Vec<Move> = legal
+    let mut matching: Vec<Move> = legal
         .iter()
         .copied()
         .filter(|m| {
             m.from() == from && m.to() == to && (captured.is_empty() || m.captured() == captured)
         })
         .collect();
-    // A capture written without its captured squares is accepted when it is unique; two
-    // russian routes that differ only in being crowned on the way are one Hub move: the
-    // crowning one is taken.
+    // `from-to` (or `fromxto`) with no captured squares: a quiet move first, if there is one
+    // (optional capture can offer both between the same squares).
+    if captured.is_empty() && matching.iter().any(|m| !m.is_capture()) {
+        matching.retain(|m| !m.is_capture());
+    }
+    // A capture written without its captured squares is accepted when it is unique. Hub
+    // notation cannot tell two moves apart that differ only in crowning; the rules never
+    // make such a pair (a man is crowned mid-capture only by taking a piece on the row
+    // before the last, which any route taking it must also do), so taking the crowning one
+    // is only a safe default.
     match matching.len() {
         0 => bail!("illegal move \"{}\"", shown(text.trim())),
         1 => Ok(matching[0]),

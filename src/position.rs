@@ -255,6 +255,19 @@ impl<R: Rules> Position<R> {
         let king = mv.is_king_move();
         let mut p = *self;
 
+        // Captured pieces go first: in turkish a king may end on the square of a piece it took.
+        if captured.is_any() {
+            let them_kings = self.kings(them) & captured;
+            let (man_idx, king_idx) = (them.index() * 2, them.index() * 2 + 1);
+            for b in captured & !them_kings {
+                p.key ^= ZOBRIST[man_idx][b as usize];
+            }
+            for b in them_kings {
+                p.key ^= ZOBRIST[king_idx][b as usize];
+            }
+            p.pieces[them.index()] &= !captured;
+            p.kings &= !captured;
+        }
         p.pieces[us.index()] = (p.pieces[us.index()] & !from) | to;
         let before = Piece { color: us, king }.index();
         let after = Piece {
@@ -267,18 +280,6 @@ impl<R: Rules> Position<R> {
             p.kings = (p.kings & !from) | to;
         } else if mv.is_promotion() {
             p.kings |= to;
-        }
-        if captured.is_any() {
-            let them_kings = self.kings(them) & captured;
-            let (man_idx, king_idx) = (them.index() * 2, them.index() * 2 + 1);
-            for b in captured & !them_kings {
-                p.key ^= ZOBRIST[man_idx][b as usize];
-            }
-            for b in them_kings {
-                p.key ^= ZOBRIST[king_idx][b as usize];
-            }
-            p.pieces[them.index()] &= !captured;
-            p.kings &= !captured;
         }
         p.side = them;
         p.key ^= ZOBRIST_SIDE;
