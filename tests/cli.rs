@@ -1,0 +1,121 @@
+//! The command line: `kondavo perft` and `kondavo show`, their output and their errors.
+
+use std::process::{Command, Output};
+
+fn kondavo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kondavo"))
+        .args(args)
+        .output()
+        .expect("kondavo runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The `nodes=` value of the final `perft` line, which must have every field.
+fn perft_nodes(out: &str) -> u64 {
+    let last = out.lines().last().expect("a last line");
+    let fields: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(fields[0], "perft", "{last}");
+    assert!(fields[1].starts_with("depth="), "{last}");
+    assert!(fields[3].starts_with("time="), "{last}");
+    assert!(fields[4].starts_with("nps="), "{last}");
+    fields[2]
+        .strip_prefix("nodes=")
+        .expect("nodes field")
+        .parse()
+        .expect("a number")
+}
+
+#[test]
+fn perft_prints_one_summary_line() {
+    let o = kondavo(&["perft", "--variant", "russian", "--depth", "5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 1);
+    assert_eq!(perft_nodes(&stdout(&o)), 7482);
+}
+
+#[test]
+fn perft_divide_prints_each_root_move_in_native_notation() {
+    let o = kondavo(&["perft", "-v", "turkish", "-d", "3", "--divide"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 9);
+    let sum: u64 = lines[..8]
+        .iter()
+        .map(|l| {
+            let (mv, n) = l.split_once(' ').expect("move count");
+            assert!(mv.len() == 5 && mv.as_bytes()[2] == b'-', "{l}");
+            n.parse::<u64>().expect("count")
+        })
+        .sum();
+    assert_eq!(sum, 708);
+    assert_eq!(perft_nodes(&out), 708);
+    assert!(out.contains("d3-d4 "), "{out}");
+}
+
+#[test]
+fn perft_with_threads_and_a_fen_counts_the_same() {
+    let fen = "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38";
+    let o = kondavo(&["perft", "--fen", fen, "--depth", "6", "--threads", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(perft_nodes(&stdout(&o)), 590);
+    let o = kondavo(&[
+        "perft",
+        "--fen",
+        fen,
+        "--depth",
+        "2",
+        "--duplicates",
+        "keep",
+    ]);
+    assert_eq!(perft_nodes(&stdout(&o)), 13);
+}
+
+#[test]
+fn perft_bad_arguments_exit_2_with_a_message() {
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["perft", "--variant", "frisian", "--depth", "3"],
+            "frisian",
+        ),
+        (&["perft", "--variant", "russian"], "--depth"),
+        (&["perft", "--depth", "3", "--fen", "W:W51:B1"], "51"),
+        (&["perft", "--depth", "x"], "x"),
+        (&["perft", "--depth", "2", "--threads", "0"], "0"),
+    ];
+    for (args, needle) in cases {
+        let o = kondavo(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn show_prints_diagram_fen_and_legal_moves() {
+    let o = kondavo(&["show", "--variant", "english"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("side to move: black"), "{out}");
+    assert!(out.contains("fen: B:W21-32:B1-12"), "{out}");
+    assert!(out.contains("legal moves (7): "), "{out}");
+    assert!(out.contains("11-15"), "{out}");
+    // `d` is an alias; moves can be played first.
+    let o = kondavo(&["d", "-v", "russian", "--moves", "c3-d4 f6-e5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("legal moves (1): d4:f6"),
+        "{}",
+        stdout(&o)
+    );
+    let o = kondavo(&["d", "-v", "russian", "--moves", "c3-e5"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("illegal move"), "{}", stderr(&o));
+}
