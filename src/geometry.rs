@@ -334,9 +334,7 @@ mod tests {
             let got = neighbours::<G>(i);
             for d in 0..4 {
                 let (nr, nc) = (r as isize + deltas[d].0, c as isize + deltas[d].1);
-                let want = (nr >= 0 && nc >= 0)
-                    .then(|| G::at(nr as usize, nc as usize))
-                    .flatten();
+                let want = (nr >= 0 && nc >= 0).then(|| G::at(nr as usize, nc as usize)).flatten();
                 assert_eq!(got[d], want, "square {i} direction {d}");
             }
         }
@@ -358,9 +356,7 @@ mod tests {
         assert_eq!(Bitboard(Diag10::RAYS[1][b]).count(), 9);
         // a1 on the orthogonal board: 7 squares up, 7 right, none left or down.
         let b = Ortho8::BITS[56] as usize;
-        let counts: Vec<u32> = (0..4)
-            .map(|d| Bitboard(Ortho8::RAYS[d][b]).count())
-            .collect();
+        let counts: Vec<u32> = (0..4).map(|d| Bitboard(Ortho8::RAYS[d][b]).count()).collect();
         assert_eq!(counts, vec![7, 0, 7, 0]);
     }
 }

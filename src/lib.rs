@@ -4,9 +4,13 @@
 //! (`rules`) with the one runtime dispatch (`variant`), positions (`position`), moves and
 //! their generation (`moves`, `movegen`), and positions and moves as text (`notation`).
 
+pub mod bench;
 pub mod bitboard;
 pub mod color;
+pub mod engine;
 pub mod error;
+pub mod eval;
+pub mod game;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;
@@ -14,4 +18,7 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod rules;
+pub mod score;
+pub mod search;
+pub mod tt;
 pub mod variant;

@@ -1,15 +1,20 @@
 //! The `kondavo` command line.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use kondavo::error::Result;
+use kondavo::engine::{Engine, GameSpec, Options};
+use kondavo::error::{Error, Result};
 use kondavo::notation;
 use kondavo::perft;
 use kondavo::position::Position;
 use kondavo::rules::Rules;
+use kondavo::search::{Control, Limits, Mode};
+use kondavo::variant::Base;
 use kondavo::variant::Variant;
 use kondavo::with_rules;
+use std::io::BufRead;
 use std::io::Write;
 use std::process::ExitCode;
+use std::time::Duration;
 use std::time::Instant;
 
 #[derive(Parser)]
@@ -55,6 +60,44 @@ enum Command {
         #[arg(long, short = 't', default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
     },
+    /// Search fixed positions to a fixed depth and print the node count (identifies the
+    /// search's behaviour; commits that change it quote it as `Bench: N`).
+    Bench {
+        /// Only this rule set (default: all nine).
+        #[arg(long, short = 'v')]
+        variant: Option<Variant>,
+        /// Depth of every search.
+        #[arg(long, short = 'd', default_value_t = kondavo::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: u32,
+        /// Search threads (more than one is not deterministic).
+        #[arg(long, short = 't', default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+        /// Hash table size in MiB.
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+        hash: u64,
+    },
+    /// Analyse positions read from standard input, one per line (FEN, Hub string or
+    /// `start`), and print one line per position.
+    Analyze {
+        /// Rule set.
+        #[arg(long, short = 'v', default_value = "international")]
+        variant: Variant,
+        /// Search to this depth.
+        #[arg(long, short = 'd', value_parser = clap::value_parser!(u32).range(1..=100), conflicts_with_all = ["nodes", "movetime"])]
+        depth: Option<u32>,
+        /// Search this many nodes.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "movetime")]
+        nodes: Option<u64>,
+        /// Search this many seconds per position (the default is 1).
+        #[arg(long)]
+        movetime: Option<f64>,
+        /// Search threads.
+        #[arg(long, short = 't', default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+        /// Hash table size in MiB.
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+        hash: u64,
+    },
     /// Show a position: board diagram, side to move, FEN and legal moves.
     #[command(alias = "d")]
     Show {
@@ -87,21 +130,20 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Perft {
-            variant,
-            depth,
-            fen,
-            divide,
-            duplicates,
-            threads,
-        } => with_rules!(variant, R => {
-            run_perft::<R>(depth, fen.as_deref(), divide, duplicates == Duplicates::Drop, threads)
-        }),
-        Command::Show {
-            variant,
-            fen,
-            moves,
-        } => with_rules!(variant, R => run_show::<R>(&fen, moves.as_deref())),
+        Command::Perft { variant, depth, fen, divide, duplicates, threads } => {
+            with_rules!(variant, R => {
+                run_perft::<R>(depth, fen.as_deref(), divide, duplicates == Duplicates::Drop, threads)
+            })
+        }
+        Command::Show { variant, fen, moves } => {
+            with_rules!(variant, R => run_show::<R>(&fen, moves.as_deref()))
+        }
+        Command::Bench { variant, depth, threads, hash } => {
+            run_bench(variant, depth, threads, hash)
+        }
+        Command::Analyze { variant, depth, nodes, movetime, threads, hash } => {
+            run_analyze(variant, depth, nodes, movetime, threads, hash)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -147,10 +189,7 @@ fn run_perft<R: Rules>(
         }
     }
     let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
-    let _ = writeln!(
-        out,
-        "perft depth={depth} nodes={nodes} time={secs:.3} nps={nps:.0}"
-    );
+    let _ = writeln!(out, "perft depth={depth} nodes={nodes} time={secs:.3} nps={nps:.0}");
     Ok(())
 }
 
@@ -162,10 +201,7 @@ fn run_show<R: Rules>(fen: &str, moves: Option<&str>) -> Result<()> {
     }
     let mut out = std::io::stdout().lock();
     let legal = pos.legal_moves();
-    let names: Vec<String> = legal
-        .iter()
-        .map(|&m| notation::move_to_native(&pos, m))
-        .collect();
+    let names: Vec<String> = legal.iter().map(|&m| notation::move_to_native(&pos, m)).collect();
     let _ = write!(out, "{}", notation::diagram(&pos));
     let _ = writeln!(out, "rule set: {}", R::variant());
     let _ = writeln!(out, "side to move: {}", pos.side());
@@ -173,5 +209,93 @@ fn run_show<R: Rules>(fen: &str, moves: Option<&str>) -> Result<()> {
     let _ = writeln!(out, "hub: {}", notation::to_hub_position(&pos));
     let _ = writeln!(out, "key: {:016x}", pos.key());
     let _ = writeln!(out, "legal moves ({}): {}", names.len(), names.join(" "));
+    Ok(())
+}
+
+fn run_bench(variant: Option<Variant>, depth: u32, threads: u32, hash: u64) -> Result<()> {
+    let variants: Vec<Variant> = match variant {
+        Some(v) => vec![v],
+        None => Base::ALL.into_iter().map(Variant::new).collect(),
+    };
+    let mut out = std::io::stdout().lock();
+    let (nodes, time) =
+        kondavo::bench::run(&variants, depth, threads as usize, hash as usize, &mut |l| {
+            let _ = writeln!(
+                out,
+                "position {} {} depth={} nodes={} score={} best={} time={:.3}",
+                l.variant,
+                l.index,
+                l.depth,
+                l.nodes,
+                l.score.replace(' ', "-"),
+                l.best,
+                l.time.as_secs_f64()
+            );
+        })?;
+    let secs = time.as_secs_f64();
+    let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
+    let _ = writeln!(out, "bench nodes={nodes} time={secs:.3} nps={nps:.0}");
+    Ok(())
+}
+
+fn run_analyze(
+    variant: Variant,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    movetime: Option<f64>,
+    threads: u32,
+    hash: u64,
+) -> Result<()> {
+    let mut limits = Limits { depth, nodes, ..Limits::default() };
+    if depth.is_none() && nodes.is_none() {
+        let secs = movetime.unwrap_or(1.0);
+        if !secs.is_finite() || secs <= 0.0 || secs > 1e7 {
+            return Err(Error(format!(
+                "--movetime must be a positive number of seconds, not {secs}"
+            )));
+        }
+        limits.movetime = Some(Duration::from_secs_f64(secs));
+    }
+    let options = Options {
+        variant,
+        threads: threads as usize,
+        hash_mib: hash as usize,
+        ..Options::default()
+    };
+    let engine = Engine::new(options);
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    let mut failed = false;
+    for (n, line) in stdin.lock().lines().enumerate() {
+        let line = line.map_err(|e| Error(format!("cannot read standard input: {e}")))?;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let spec = GameSpec { start: text.to_string(), moves: Vec::new() };
+        let control = Control::new();
+        match engine.search(&spec, &limits, Mode::Analyze, &control, &mut |_| {}) {
+            Ok(done) => {
+                let pv: Vec<&str> = done.pv.iter().map(|m| m.native.as_str()).collect();
+                let best = done.best.as_ref().map_or("none", |m| m.native.as_str());
+                let _ = writeln!(
+                    out,
+                    "best={best} score={} depth={} nodes={} pv=\"{}\"",
+                    done.score.to_hub(),
+                    done.depth,
+                    done.nodes,
+                    pv.join(" ")
+                );
+            }
+            Err(e) => {
+                failed = true;
+                let _ = writeln!(out, "error line={} message=\"{}\"", n + 1, e.0.replace('"', "'"));
+            }
+        }
+        let _ = out.flush();
+    }
+    if failed {
+        return Err(Error("some positions could not be analysed".into()));
+    }
     Ok(())
 }

@@ -151,20 +151,12 @@ struct Capture<'a, R: Rules, S: Sink> {
 
 #[inline(always)]
 fn nearest<G: Geometry>(b: u64, d: Dir) -> u32 {
-    if G::SHIFT[d] > 0 {
-        b.trailing_zeros()
-    } else {
-        63 - b.leading_zeros()
-    }
+    if G::SHIFT[d] > 0 { b.trailing_zeros() } else { 63 - b.leading_zeros() }
 }
 
 #[inline(always)]
 fn farthest<G: Geometry>(b: u64, d: Dir) -> u32 {
-    if G::SHIFT[d] > 0 {
-        63 - b.leading_zeros()
-    } else {
-        b.trailing_zeros()
-    }
+    if G::SHIFT[d] > 0 { 63 - b.leading_zeros() } else { b.trailing_zeros() }
 }
 
 /// Empty squares a king on `sq` slides over in direction `d`, up to the first piece.
@@ -207,11 +199,7 @@ impl<R: Rules, S: Sink> Capture<'_, R, S> {
         };
         State {
             captured: st.captured | v,
-            empty: if R::IMMEDIATE_REMOVAL {
-                st.empty | v
-            } else {
-                st.empty
-            },
+            empty: if R::IMMEDIATE_REMOVAL { st.empty | v } else { st.empty },
             order,
             promoted: st.promoted,
         }
@@ -268,10 +256,7 @@ impl<R: Rules, S: Sink> Capture<'_, R, S> {
             let next = self.take(st, v);
             self.push(l);
             if R::PROMOTE_MID_CAPTURE && R::promotion_row(self.us).has(l) {
-                let crowned = State {
-                    promoted: true,
-                    ..next
-                };
+                let crowned = State { promoted: true, ..next };
                 if !self.king(l, ALL_DIRS & !(1 << opposite(d)), crowned) {
                     self.emit(l, crowned);
                 }
@@ -323,12 +308,7 @@ impl<R: Rules, S: Sink> Capture<'_, R, S> {
             let last = farthest::<R::Geo>(landings, d);
             let mut goes_on = false;
             for l in Bitboard(landings) {
-                let on = perpendicular(d)
-                    | if l == last || self.every_stop {
-                        1 << d
-                    } else {
-                        0
-                    };
+                let on = perpendicular(d) | if l == last || self.every_stop { 1 << d } else { 0 };
                 self.push(l);
                 goes_on |= self.king(l, on, next);
                 self.pop();
@@ -376,20 +356,22 @@ fn with_color<T>(us: Color, f: impl Fn(Color) -> T) -> T {
 }
 
 #[inline(always)]
-fn men_capturable<R: Rules>(pos: &Position<R>) -> u64 {
-    let them = pos.pieces(!pos.side());
-    if R::MEN_CAPTURE_KINGS {
-        them.0
-    } else {
-        (them & !pos.all_kings()).0
-    }
+fn men_capturable<R: Rules>(pos: &Position<R>, us: Color) -> u64 {
+    let them = pos.pieces(!us);
+    if R::MEN_CAPTURE_KINGS { them.0 } else { (them & !pos.all_kings()).0 }
 }
 
 /// True when the side to move can capture.
+#[inline]
 pub fn has_capture<R: Rules>(pos: &Position<R>) -> bool {
-    let us = pos.side();
+    can_capture(pos, pos.side())
+}
+
+/// True when colour `us` could capture if it were to move (a threat when `us` is not to
+/// move).
+pub fn can_capture<R: Rules>(pos: &Position<R>, us: Color) -> bool {
     let empty = pos.empty().0;
-    if man_jumpers::<R>(pos.men(us).0, men_capturable(pos), empty, us) != 0 {
+    if man_jumpers::<R>(pos.men(us).0, men_capturable(pos, us), empty, us) != 0 {
         return true;
     }
     let them = pos.pieces(!us).0;
@@ -431,28 +413,13 @@ fn captures_into<R: Rules, S: Sink>(pos: &Position<R>, sink: &mut S, every_stop:
     };
     for k in pos.kings(us) {
         cap.from = k;
-        let st = State {
-            captured: 0,
-            empty: empty | 1u64 << k,
-            order: 0,
-            promoted: false,
-        };
+        let st = State { captured: 0, empty: empty | 1u64 << k, order: 0, promoted: false };
         cap.king(k, ALL_DIRS, st);
     }
     cap.king = false;
-    for m in Bitboard(man_jumpers::<R>(
-        pos.men(us).0,
-        men_capturable(pos),
-        empty,
-        us,
-    )) {
+    for m in Bitboard(man_jumpers::<R>(pos.men(us).0, men_capturable(pos, us), empty, us)) {
         cap.from = m;
-        let st = State {
-            captured: 0,
-            empty: empty | 1u64 << m,
-            order: 0,
-            promoted: false,
-        };
+        let st = State { captured: 0, empty: empty | 1u64 << m, order: 0, promoted: false };
         let dirs = cap.man_dirs(m, &st);
         cap.man(m, st, dirs);
     }
@@ -535,12 +502,7 @@ fn keeps_every_stop<R: Rules>(dedupe: bool) -> bool {
 /// `dedupe` false every route is kept (the perft "keep" convention, see `keeps_every_stop`).
 pub fn captures<R: Rules>(pos: &Position<R>, list: &mut MoveList, dedupe: bool) {
     let start = list.len();
-    let mut sink = ListSink {
-        list,
-        start,
-        best: 0,
-        dedupe,
-    };
+    let mut sink = ListSink { list, start, best: 0, dedupe };
     captures_into(pos, &mut sink, keeps_every_stop::<R>(dedupe));
 }
 
@@ -565,28 +527,15 @@ pub fn count_moves<R: Rules>(pos: &Position<R>, dedupe: bool) -> u64 {
     if !R::OPTIONAL_CAPTURE && !has_capture(pos) {
         return count_quiet(pos);
     }
-    let mut sink = CountSink {
-        count: 0,
-        best: 0,
-        dedupe,
-        long: MoveList::new(),
-    };
+    let mut sink = CountSink { count: 0, best: 0, dedupe, long: MoveList::new() };
     captures_into(pos, &mut sink, keeps_every_stop::<R>(dedupe));
-    if R::OPTIONAL_CAPTURE || sink.count == 0 {
-        sink.count + count_quiet(pos)
-    } else {
-        sink.count
-    }
+    if R::OPTIONAL_CAPTURE || sink.count == 0 { sink.count + count_quiet(pos) } else { sink.count }
 }
 
 /// Every legal capture route with its landing squares (bits, in order, ending with `to`);
 /// one entry per route, so a move with several routes appears several times.
 pub fn capture_routes<R: Rules>(pos: &Position<R>) -> Vec<(Move, Vec<u32>)> {
-    let mut sink = RouteSink {
-        routes: Vec::new(),
-        path: Vec::new(),
-        best: 0,
-    };
+    let mut sink = RouteSink { routes: Vec::new(), path: Vec::new(), best: 0 };
     captures_into(pos, &mut sink, false);
     sink.routes
 }

@@ -115,11 +115,7 @@ fn hub_swaps_colors(base: Base) -> bool {
 pub fn file_rank<R: Rules>(i: usize) -> (usize, usize) {
     let (r, c) = <R::Geo as Geometry>::coords(i);
     let size = <R::Geo as Geometry>::SIZE;
-    let file = if R::BASE.is_mirrored() {
-        size - 1 - c
-    } else {
-        c
-    };
+    let file = if R::BASE.is_mirrored() { size - 1 - c } else { c };
     (file, size - r)
 }
 
@@ -128,11 +124,7 @@ fn at_file_rank<R: Rules>(file: usize, rank: usize) -> Option<usize> {
     if file >= size || rank == 0 || rank > size {
         return None;
     }
-    let c = if R::BASE.is_mirrored() {
-        size - 1 - file
-    } else {
-        file
-    };
+    let c = if R::BASE.is_mirrored() { size - 1 - file } else { file };
     <R::Geo as Geometry>::at(size - rank, c)
 }
 
@@ -172,9 +164,7 @@ pub fn parse_square<R: Rules>(s: &str) -> Result<u32> {
     let s = s.trim();
     let bytes = s.as_bytes();
     if !bytes.is_empty() && bytes.iter().all(u8::is_ascii_digit) {
-        let n: usize = s
-            .parse()
-            .map_err(|_| Error(format!("bad square \"{}\"", shown(s))))?;
+        let n: usize = s.parse().map_err(|_| Error(format!("bad square \"{}\"", shown(s))))?;
         let i = match R::BASE.squares() {
             Squares::Numeric => from_native_number::<R>(n),
             Squares::Algebraic => from_hub_number::<R>(n),
@@ -272,16 +262,8 @@ pub fn to_fen<R: Rules>(pos: &Position<R>) -> String {
 /// algebraic squares; optional surrounding quotes, spaces, a final `.`, and `H`/`F` counters.
 pub fn parse_fen<R: Rules>(text: &str) -> Result<Position<R>> {
     check_length(text, "FEN")?;
-    let s: String = text
-        .trim()
-        .trim_matches('"')
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect();
-    let s = s
-        .strip_prefix("[FEN\"")
-        .and_then(|t| t.strip_suffix("\"]"))
-        .unwrap_or(&s);
+    let s: String = text.trim().trim_matches('"').chars().filter(|c| !c.is_whitespace()).collect();
+    let s = s.strip_prefix("[FEN\"").and_then(|t| t.strip_suffix("\"]")).unwrap_or(&s);
     let s = s.strip_suffix('.').unwrap_or(s);
     let mut fields = s.split(':');
     let side_field = fields.next().unwrap_or("");
@@ -289,10 +271,7 @@ pub fn parse_fen<R: Rules>(text: &str) -> Result<Position<R>> {
         "W" | "w" => Color::White,
         "B" | "b" => Color::Black,
         "" => bail!("FEN is empty"),
-        other => bail!(
-            "FEN must start with the side to move W or B, not \"{}\"",
-            shown(other)
-        ),
+        other => bail!("FEN must start with the side to move W or B, not \"{}\"", shown(other)),
     };
     let mut sets = [Bitboard::EMPTY; 2];
     let mut seen = [false; 2];
@@ -305,10 +284,9 @@ pub fn parse_fen<R: Rules>(text: &str) -> Result<Position<R>> {
                 Color::from_letter(c).unwrap_or(Color::White)
             }
             Some('H' | 'F') if field[1..].bytes().all(|b| b.is_ascii_digit()) => continue,
-            Some(c) => bail!(
-                "FEN piece list must start with W or B, not \"{}\"",
-                shown(&c.to_string())
-            ),
+            Some(c) => {
+                bail!("FEN piece list must start with W or B, not \"{}\"", shown(&c.to_string()))
+            }
             None => bail!("FEN has an empty field"),
         };
         if seen[color.index()] {
@@ -325,10 +303,7 @@ pub fn parse_fen<R: Rules>(text: &str) -> Result<Position<R>> {
                 Some((a, b)) => {
                     let is_num = |t: &str| !t.is_empty() && t.bytes().all(|c| c.is_ascii_digit());
                     if !is_num(a) || !is_num(b) {
-                        bail!(
-                            "bad range \"{}\" in FEN (ranges take square numbers)",
-                            shown(item)
-                        );
+                        bail!("bad range \"{}\" in FEN (ranges take square numbers)", shown(item));
                     }
                     // Both ends must be squares before the range is walked.
                     parse_square::<R>(a)?;
@@ -337,9 +312,7 @@ pub fn parse_fen<R: Rules>(text: &str) -> Result<Position<R>> {
                     if lo > hi {
                         bail!("bad range \"{}\" in FEN (it runs backwards)", shown(item));
                     }
-                    (lo..=hi)
-                        .map(|n| parse_square::<R>(&n.to_string()))
-                        .collect::<Result<_>>()?
+                    (lo..=hi).map(|n| parse_square::<R>(&n.to_string())).collect::<Result<_>>()?
                 }
                 None => vec![parse_square::<R>(sq)?],
             };
@@ -463,16 +436,9 @@ pub fn move_to_native<R: Rules>(pos: &Position<R>, mv: Move) -> String {
     }
     let sep = R::BASE.capture_separator();
     let ambiguous = R::BASE.writes_capture_path()
-        || pos
-            .legal_moves()
-            .iter()
-            .any(|m| m.from() == mv.from() && m.to() == mv.to() && *m != mv);
+        || pos.legal_moves().iter().any(|m| m.from() == mv.from() && m.to() == mv.to() && *m != mv);
     let route = ambiguous
-        .then(|| {
-            movegen::capture_routes(pos)
-                .into_iter()
-                .find(|(m, _)| *m == mv)
-        })
+        .then(|| movegen::capture_routes(pos).into_iter().find(|(m, _)| *m == mv))
         .flatten();
     let mut out = name(mv.from());
     match route {
@@ -515,18 +481,12 @@ fn is_subsequence(wanted: &[u32], path: &[u32]) -> bool {
 pub fn parse_native_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move> {
     check_length(text, "move")?;
     let (tokens, capture) = move_tokens(text)?;
-    let squares: Vec<u32> = tokens
-        .iter()
-        .map(|t| parse_square::<R>(t))
-        .collect::<Result<_>>()?;
+    let squares: Vec<u32> = tokens.iter().map(|t| parse_square::<R>(t)).collect::<Result<_>>()?;
     let (from, to) = (squares[0], squares[squares.len() - 1]);
     let via = &squares[1..squares.len() - 1];
     let legal = pos.legal_moves();
-    let mut found: Vec<Move> = legal
-        .iter()
-        .copied()
-        .filter(|m| m.from() == from && m.to() == to)
-        .collect();
+    let mut found: Vec<Move> =
+        legal.iter().copied().filter(|m| m.from() == from && m.to() == to).collect();
     // With optional capture a king may have a quiet move and a capture between the same two
     // squares: the separator tells them apart.
     if found.iter().any(|m| m.is_capture() == capture) {
@@ -546,19 +506,14 @@ pub fn parse_native_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move
             found = exact;
         } else {
             found.retain(|m| {
-                routes
-                    .iter()
-                    .any(|(r, path)| r == m && is_subsequence(via, &stops(path)))
+                routes.iter().any(|(r, path)| r == m && is_subsequence(via, &stops(path)))
             });
         }
     }
     match found.len() {
         0 => bail!("illegal move \"{}\"", shown(text.trim())),
         1 => Ok(found[0]),
-        _ => bail!(
-            "ambiguous move \"{}\": give the full path",
-            shown(text.trim())
-        ),
+        _ => bail!("ambiguous move \"{}\": give the full path", shown(text.trim())),
     }
 }
 
@@ -587,11 +542,7 @@ pub fn parse_hub_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move> {
     for t in &tokens {
         let n: usize = match t.parse() {
             Ok(n) if t.bytes().all(|b| b.is_ascii_digit()) => n,
-            _ => bail!(
-                "bad square \"{}\" in move \"{}\"",
-                shown(t),
-                shown(text.trim())
-            ),
+            _ => bail!("bad square \"{}\" in move \"{}\"", shown(t), shown(text.trim())),
         };
         match from_hub_number::<R>(n) {
             Some(i) => bits.push(bit_of::<R>(i)),
@@ -599,14 +550,9 @@ pub fn parse_hub_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move> {
         }
     }
     let (from, to) = (bits[0], bits[1]);
-    let captured = bits[2..]
-        .iter()
-        .fold(Bitboard::EMPTY, |b, &s| b | Bitboard::from_bit(s));
+    let captured = bits[2..].iter().fold(Bitboard::EMPTY, |b, &s| b | Bitboard::from_bit(s));
     if captured.count() as usize != bits.len() - 2 {
-        bail!(
-            "a captured square is listed twice in \"{}\"",
-            shown(text.trim())
-        );
+        bail!("a captured square is listed twice in \"{}\"", shown(text.trim()));
     }
     let legal = pos.legal_moves();
     let mut matching: Vec<Move> = legal
@@ -629,20 +575,10 @@ pub fn parse_hub_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move> {
     match matching.len() {
         0 => bail!("illegal move \"{}\"", shown(text.trim())),
         1 => Ok(matching[0]),
-        _ if matching
-            .iter()
-            .all(|m| m.captured() == matching[0].captured()) =>
-        {
-            Ok(matching
-                .iter()
-                .copied()
-                .find(|m| m.is_promotion())
-                .unwrap_or(matching[0]))
+        _ if matching.iter().all(|m| m.captured() == matching[0].captured()) => {
+            Ok(matching.iter().copied().find(|m| m.is_promotion()).unwrap_or(matching[0]))
         }
-        _ => bail!(
-            "ambiguous move \"{}\": list the captured squares",
-            shown(text.trim())
-        ),
+        _ => bail!("ambiguous move \"{}\": list the captured squares", shown(text.trim())),
     }
 }
 

@@ -91,12 +91,7 @@ impl<R: Rules> Hash for Position<R> {
 
 impl<R: Rules> fmt::Debug for Position<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "Position<{}>({})",
-            R::variant(),
-            crate::notation::to_fen(self)
-        )
+        write!(f, "Position<{}>({})", R::variant(), crate::notation::to_fen(self))
     }
 }
 
@@ -157,13 +152,7 @@ impl<R: Rules> Position<R> {
         kings: Bitboard,
         side: Color,
     ) -> Self {
-        let mut p = Position {
-            pieces: [white, black],
-            kings,
-            side,
-            key: 0,
-            rules: PhantomData,
-        };
+        let mut p = Position { pieces: [white, black], kings, side, key: 0, rules: PhantomData };
         p.key = p.compute_key();
         p
     }
@@ -213,10 +202,7 @@ impl<R: Rules> Position<R> {
     /// The piece on bit `bit`, if any.
     pub fn piece_at(&self, bit: u32) -> Option<Piece> {
         let color = Color::BOTH.into_iter().find(|&c| self.pieces(c).has(bit))?;
-        Some(Piece {
-            color,
-            king: self.kings.has(bit),
-        })
+        Some(Piece { color, king: self.kings.has(bit) })
     }
 
     /// The Zobrist hash key (kept up to date by [`after`](Self::after)).
@@ -227,11 +213,7 @@ impl<R: Rules> Position<R> {
 
     /// The hash key computed from scratch; equals [`key`](Self::key) (a tested invariant).
     pub fn compute_key(&self) -> u64 {
-        let mut key = if self.side == Color::Black {
-            ZOBRIST_SIDE
-        } else {
-            0
-        };
+        let mut key = if self.side == Color::Black { ZOBRIST_SIDE } else { 0 };
         for c in Color::BOTH {
             for king in [false, true] {
                 let set = if king { self.kings(c) } else { self.men(c) };
@@ -270,11 +252,7 @@ impl<R: Rules> Position<R> {
         }
         p.pieces[us.index()] = (p.pieces[us.index()] & !from) | to;
         let before = Piece { color: us, king }.index();
-        let after = Piece {
-            color: us,
-            king: king || mv.is_promotion(),
-        }
-        .index();
+        let after = Piece { color: us, king: king || mv.is_promotion() }.index();
         p.key ^= ZOBRIST[before][mv.from() as usize] ^ ZOBRIST[after][mv.to() as usize];
         if king {
             p.kings = (p.kings & !from) | to;

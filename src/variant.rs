@@ -85,9 +85,7 @@ impl Base {
     /// Parses an id or alias, case-insensitively.
     pub fn from_name(name: &str) -> Option<Base> {
         let lower = name.trim().to_ascii_lowercase();
-        Base::ALL
-            .into_iter()
-            .find(|b| b.id() == lower || b.aliases().contains(&lower.as_str()))
+        Base::ALL.into_iter().find(|b| b.id() == lower || b.aliases().contains(&lower.as_str()))
     }
 
     /// True for the 10x10 board.
@@ -160,24 +158,15 @@ pub struct Variant {
 impl Variant {
     /// The rule set `base` as published (capture compulsory).
     pub const fn new(base: Base) -> Variant {
-        Variant {
-            base,
-            optional_capture: false,
-        }
+        Variant { base, optional_capture: false }
     }
 
     /// `base` with the optional-capture option; an error on the 10x10 board.
     pub fn with_optional_capture(base: Base, optional: bool) -> Result<Variant> {
         if optional && base.is_10x10() {
-            bail!(
-                "the optional-capture option exists only for 8x8 rule sets, not {}",
-                base.id()
-            );
+            bail!("the optional-capture option exists only for 8x8 rule sets, not {}", base.id());
         }
-        Ok(Variant {
-            base,
-            optional_capture: optional,
-        })
+        Ok(Variant { base, optional_capture: optional })
     }
 
     /// Every variant: the nine rule sets, then the eight optional-capture ones.
@@ -187,10 +176,7 @@ impl Variant {
             Base::ALL
                 .into_iter()
                 .filter(|b| !b.is_10x10())
-                .map(|base| Variant {
-                    base,
-                    optional_capture: true,
-                }),
+                .map(|base| Variant { base, optional_capture: true }),
         );
         v
     }
@@ -217,13 +203,11 @@ impl FromStr for Variant {
     /// Parses an id or alias (any case), optionally followed by `-optional` or `+optional`.
     fn from_str(s: &str) -> Result<Variant> {
         let lower = s.trim().to_ascii_lowercase();
-        let (name, optional) = match lower
-            .strip_suffix("-optional")
-            .or_else(|| lower.strip_suffix("+optional"))
-        {
-            Some(base) => (base, true),
-            None => (lower.as_str(), false),
-        };
+        let (name, optional) =
+            match lower.strip_suffix("-optional").or_else(|| lower.strip_suffix("+optional")) {
+                Some(base) => (base, true),
+                None => (lower.as_str(), false),
+            };
         match Base::from_name(name) {
             Some(base) => Variant::with_optional_capture(base, optional),
             None => {
@@ -346,11 +330,7 @@ mod tests {
             ("russian", Base::Russian),
         ];
         for (name, base) in cases {
-            assert_eq!(
-                name.parse::<Variant>().unwrap(),
-                Variant::new(base),
-                "{name}"
-            );
+            assert_eq!(name.parse::<Variant>().unwrap(), Variant::new(base), "{name}");
         }
     }
 

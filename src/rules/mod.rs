@@ -78,10 +78,7 @@ pub trait Rules: Copy + Send + Sync + Default + Debug + Eq + Hash + 'static {
 
     /// The runtime identity, including the optional-capture option.
     fn variant() -> Variant {
-        Variant {
-            base: Self::BASE,
-            optional_capture: Self::OPTIONAL_CAPTURE,
-        }
+        Variant { base: Self::BASE, optional_capture: Self::OPTIONAL_CAPTURE }
     }
 
     /// Directions a man of colour `c` moves in (forward; and sideways on the orthogonal board).
@@ -98,11 +95,7 @@ pub trait Rules: Copy + Send + Sync + Default + Debug + Eq + Hash + 'static {
     /// Directions a man of colour `c` captures in.
     #[inline(always)]
     fn man_capture_dirs(c: Color) -> u8 {
-        if Self::MEN_CAPTURE_BACKWARD {
-            0b1111
-        } else {
-            Self::man_move_dirs(c)
-        }
+        if Self::MEN_CAPTURE_BACKWARD { 0b1111 } else { Self::man_move_dirs(c) }
     }
 
     /// The row where men of colour `c` are crowned.

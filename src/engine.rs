@@ -1,0 +1,254 @@
+//! The facade between the outside world (protocols, command line) and the search: options,
+//! the hash table, the game to search, and searches that report in text-ready form.
+//!
+//! Positions of a runtime rule set are kept as text (a start position and moves) and become
+//! typed positions inside the one dispatch, so nothing here is generic.
+
+use crate::error::{Error, Result};
+use crate::eval::Eval;
+use crate::game::{DrawRules, Game};
+use crate::moves::Move;
+use crate::notation;
+use crate::position::Position;
+use crate::score::Score;
+use crate::search::{self, Control, Info, Limits, Mode, SearchInput};
+use crate::tt::Table;
+use crate::variant::Variant;
+use crate::with_rules;
+use std::time::Duration;
+
+/// A move in both notations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveText {
+    /// Hub notation (numeric, every captured square).
+    pub hub: String,
+    /// The rule set's native notation.
+    pub native: String,
+}
+
+/// A search report, ready to print.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// Depth.
+    pub depth: u32,
+    /// Selective depth.
+    pub seldepth: u32,
+    /// Score for the side to move.
+    pub score: Score,
+    /// Nodes (all threads).
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Hash table use, permille.
+    pub hashfull: u32,
+    /// Principal variation.
+    pub pv: Vec<MoveText>,
+    /// Line number (1-based) in multi-PV analysis.
+    pub multipv: usize,
+}
+
+/// The end of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Done {
+    /// The best move, if the side to move has one.
+    pub best: Option<MoveText>,
+    /// The expected reply, if legal after the best move.
+    pub ponder: Option<MoveText>,
+    /// Score.
+    pub score: Score,
+    /// Depth completed.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The principal variation of the last report (best move first).
+    pub pv: Vec<MoveText>,
+}
+
+/// A game to search: a start position (FEN, Hub string or `start`) and the moves played.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameSpec {
+    /// The start position.
+    pub start: String,
+    /// Moves played from it, in native or Hub notation.
+    pub moves: Vec<String>,
+}
+
+impl GameSpec {
+    /// The rule set's start position, no moves.
+    pub fn start() -> GameSpec {
+        GameSpec { start: "start".into(), moves: Vec::new() }
+    }
+}
+
+/// Engine options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The rule set.
+    pub variant: Variant,
+    /// Search threads.
+    pub threads: usize,
+    /// Hash table size in MiB.
+    pub hash_mib: usize,
+    /// Lines reported in analysis.
+    pub multipv: usize,
+    /// Official FMJD draw counters on the 10x10 board.
+    pub fmjd_draws: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            variant: Variant::default(),
+            threads: 1,
+            hash_mib: 64,
+            multipv: 1,
+            fmjd_draws: false,
+        }
+    }
+}
+
+/// The engine: options and the hash table.
+pub struct Engine {
+    options: Options,
+    tt: Table,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(Options::default())
+    }
+}
+
+/// Largest hash table accepted, in MiB (64 GiB).
+pub const MAX_HASH_MIB: usize = 64 << 10;
+
+impl Engine {
+    /// An engine with `options`.
+    pub fn new(options: Options) -> Engine {
+        let tt = Table::new(options.hash_mib.clamp(1, MAX_HASH_MIB));
+        Engine { options, tt }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Changes the options; the hash table is reallocated only when its size changes.
+    pub fn set_options(&mut self, options: Options) {
+        if options.hash_mib != self.options.hash_mib {
+            self.tt = Table::new(options.hash_mib.clamp(1, MAX_HASH_MIB));
+        }
+        self.options = options;
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn new_game(&self) {
+        self.tt.clear();
+    }
+
+    /// Checks that `spec` is a legal game of the current rule set.
+    pub fn validate(&self, spec: &GameSpec) -> Result<()> {
+        with_rules!(self.options.variant, R => build_game::<R>(spec, &self.options).map(|_| ()))
+    }
+
+    /// Searches the position at the end of `spec`. Calls `report` with every report; returns
+    /// the best move. `control` can stop the search (or end pondering) from another thread.
+    pub fn search(
+        &self,
+        spec: &GameSpec,
+        limits: &Limits,
+        mode: Mode,
+        control: &Control,
+        report: &mut dyn FnMut(Report),
+    ) -> Result<Done> {
+        with_rules!(self.options.variant, R => self.search_typed::<R>(spec, limits, mode, control, report))
+    }
+
+    fn search_typed<R: Eval>(
+        &self,
+        spec: &GameSpec,
+        limits: &Limits,
+        mode: Mode,
+        control: &Control,
+        report: &mut dyn FnMut(Report),
+    ) -> Result<Done> {
+        let game = build_game::<R>(spec, &self.options)?;
+        let root = *game.position();
+        let input = SearchInput {
+            root,
+            history: game.repetition_keys(),
+            counters: game.counters(),
+            draw_rules: *game.draw_rules(),
+            limits: limits.clone(),
+            mode,
+            threads: self.options.threads,
+            multipv: self.options.multipv,
+            tt: &self.tt,
+            control,
+        };
+        let mut pv = Vec::new();
+        let result = search::run(input, |info: &Info| {
+            let r = report_of(&root, info);
+            if r.multipv == 1 {
+                pv.clone_from(&r.pv);
+            }
+            report(r)
+        });
+        let best = result.best.map(|m| text(&root, m));
+        let ponder = match (result.best, result.ponder) {
+            (Some(b), Some(p)) => {
+                let next = root.after(b);
+                next.legal_moves().contains(&p).then(|| text(&next, p))
+            }
+            _ => None,
+        };
+        // The reported line ends with the best move's line; keep them consistent.
+        if pv.first() != best.as_ref() {
+            pv = best.iter().cloned().chain(ponder.iter().cloned()).collect();
+        }
+        Ok(Done { best, ponder, score: result.score, depth: result.depth, nodes: result.nodes, pv })
+    }
+}
+
+fn text<R: Eval>(pos: &Position<R>, mv: Move) -> MoveText {
+    MoveText { hub: notation::move_to_hub::<R>(mv), native: notation::move_to_native(pos, mv) }
+}
+
+fn report_of<R: Eval>(root: &Position<R>, info: &Info) -> Report {
+    let mut pos = *root;
+    let mut pv = Vec::with_capacity(info.pv.len());
+    for &m in &info.pv {
+        // A line from the hash table is checked move by move; it stops at anything illegal.
+        if !pos.legal_moves().contains(&m) {
+            break;
+        }
+        pv.push(text(&pos, m));
+        pos = pos.after(m);
+    }
+    Report {
+        depth: info.depth,
+        seldepth: info.seldepth,
+        score: info.score,
+        nodes: info.nodes,
+        time: info.time,
+        nps: info.nps(),
+        hashfull: info.hashfull,
+        pv,
+        multipv: info.multipv,
+    }
+}
+
+/// The game of `spec` under the rule set `R`.
+pub fn build_game<R: Eval>(spec: &GameSpec, options: &Options) -> Result<Game<R>> {
+    let start = notation::parse_position::<R>(&spec.start)?;
+    let mut game = Game::new(start, DrawRules::of(R::variant(), options.fmjd_draws));
+    for (i, m) in spec.moves.iter().enumerate() {
+        game.play_text(m).map_err(|e| {
+            Error(format!("move {} ({}): {}", i + 1, m.chars().take(24).collect::<String>(), e))
+        })?;
+    }
+    Ok(game)
+}

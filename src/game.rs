@@ -1,0 +1,268 @@
+//! Games: the draw rules of each rule set (`../shared/rules.md` §3), the counters they need,
+//! and a game record that knows when the game is over.
+//!
+//! Repetition needs the hash keys of earlier positions; positions can only repeat since the
+//! last irreversible move (a man move or a capture), so that is all a game keeps in its
+//! window. The move counters are per rule set:
+//!
+//! | rule set | draw after | counter reset by |
+//! |---|---|---|
+//! | international (product) | 60 moves each (120 plies) | capture or man move |
+//! | international (FMJD option) | 25 moves each (50 plies); 16 / 5 moves each in the listed endgames | capture or man move; material change |
+//! | ukrainian | 15 moves each (30 plies) | capture or man move |
+//! | every other rule set | 40 moves each (80 plies) | capture or promotion |
+
+use crate::bail;
+use crate::color::Color;
+use crate::error::Result;
+use crate::moves::Move;
+use crate::notation;
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::variant::{Base, Variant};
+use std::fmt;
+
+/// The move-counter draw rules of a rule set.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct DrawRules {
+    /// Plies without a counter reset after which the game is drawn.
+    pub limit: u32,
+    /// A man move resets the counter.
+    pub reset_on_man_move: bool,
+    /// A promotion resets the counter.
+    pub reset_on_promotion: bool,
+    /// The FMJD endgame counters (international only, as an option).
+    pub fmjd_endgames: bool,
+}
+
+impl DrawRules {
+    /// The product default of `variant`; `fmjd` selects the official FMJD counters on the
+    /// 10x10 board (ignored elsewhere).
+    pub fn of(variant: Variant, fmjd: bool) -> DrawRules {
+        match variant.base {
+            Base::International if fmjd => DrawRules {
+                limit: 50,
+                reset_on_man_move: true,
+                reset_on_promotion: false,
+                fmjd_endgames: true,
+            },
+            Base::International => DrawRules {
+                limit: 120,
+                reset_on_man_move: true,
+                reset_on_promotion: false,
+                fmjd_endgames: false,
+            },
+            Base::Ukrainian => DrawRules {
+                limit: 30,
+                reset_on_man_move: true,
+                reset_on_promotion: false,
+                fmjd_endgames: false,
+            },
+            _ => DrawRules {
+                limit: 80,
+                reset_on_man_move: false,
+                reset_on_promotion: true,
+                fmjd_endgames: false,
+            },
+        }
+    }
+}
+
+/// The counters a position carries for the draw rules.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Counters {
+    /// Plies since the last man move or capture (the repetition window).
+    pub reversible: u32,
+    /// Plies since the last reset of the rule set's move counter.
+    pub counter: u32,
+    /// FMJD endgame counter: plies since the current endgame material arose (0 outside the
+    /// listed endgames).
+    pub endgame: u32,
+}
+
+/// Plies allowed in the FMJD endgame of `pos`, if it is one: 3 kings, 2 kings + 1 man or
+/// 1 king + 2 men against a lone king: 16 moves each; 2 kings, king + man or a king against a
+/// lone king: 5 moves each.
+fn fmjd_endgame_limit<R: Rules>(pos: &Position<R>) -> Option<u32> {
+    let lone_king = |c: Color| pos.pieces(c).count() == 1 && pos.kings(c).count() == 1;
+    let (strong, weak) = if lone_king(Color::Black) {
+        (Color::White, Color::Black)
+    } else if lone_king(Color::White) {
+        (Color::Black, Color::White)
+    } else {
+        return None;
+    };
+    if pos.pieces(weak).count() != 1 {
+        return None;
+    }
+    let (kings, men) = (pos.kings(strong).count(), pos.men(strong).count());
+    match (kings, men) {
+        (3, 0) | (2, 1) | (1, 2) => Some(32),
+        (2, 0) | (1, 1) | (1, 0) => Some(10),
+        _ => None,
+    }
+}
+
+impl Counters {
+    /// The counters after `mv` is played in `pos` (which they belong to).
+    pub fn after<R: Rules>(
+        self,
+        pos: &Position<R>,
+        mv: Move,
+        next: &Position<R>,
+        rules: &DrawRules,
+    ) -> Counters {
+        let man_move = !mv.is_king_move();
+        let reset = mv.is_capture()
+            || (rules.reset_on_man_move && man_move)
+            || (rules.reset_on_promotion && mv.is_promotion());
+        let material_changed = mv.is_capture() || mv.is_promotion();
+        let endgame = if rules.fmjd_endgames && fmjd_endgame_limit(next).is_some() {
+            if material_changed || fmjd_endgame_limit(pos).is_none() { 0 } else { self.endgame + 1 }
+        } else {
+            0
+        };
+        Counters {
+            reversible: if mv.is_capture() || man_move { 0 } else { self.reversible + 1 },
+            counter: if reset { 0 } else { self.counter + 1 },
+            endgame,
+        }
+    }
+
+    /// True when the rule set's move counter (or an FMJD endgame counter) declares a draw.
+    pub fn is_draw<R: Rules>(&self, pos: &Position<R>, rules: &DrawRules) -> bool {
+        if self.counter >= rules.limit {
+            return true;
+        }
+        rules.fmjd_endgames && fmjd_endgame_limit(pos).is_some_and(|limit| self.endgame >= limit)
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Outcome {
+    /// The side to move has no legal move (or no pieces) and loses.
+    Win(Color),
+    /// Threefold repetition.
+    Repetition,
+    /// The rule set's move counter.
+    MoveCounter,
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Win(c) => write!(f, "{c} wins"),
+            Outcome::Repetition => f.write_str("draw by threefold repetition"),
+            Outcome::MoveCounter => f.write_str("draw by the move counter"),
+        }
+    }
+}
+
+/// A game: the start position, the moves played, and what the draw rules need.
+#[derive(Clone, Debug)]
+pub struct Game<R: Rules> {
+    start: Position<R>,
+    moves: Vec<Move>,
+    positions: Vec<Position<R>>,
+    counters: Vec<Counters>,
+    rules: DrawRules,
+}
+
+impl<R: Rules> Game<R> {
+    /// A game from `start` under `rules`.
+    pub fn new(start: Position<R>, rules: DrawRules) -> Game<R> {
+        Game {
+            start,
+            moves: Vec::new(),
+            positions: vec![start],
+            counters: vec![Counters::default()],
+            rules,
+        }
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &Position<R> {
+        &self.start
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position<R> {
+        self.positions.last().unwrap_or(&self.start)
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The draw rules in force.
+    pub fn draw_rules(&self) -> &DrawRules {
+        &self.rules
+    }
+
+    /// The current counters.
+    pub fn counters(&self) -> Counters {
+        self.counters.last().copied().unwrap_or_default()
+    }
+
+    /// Hash keys of the positions before the current one that it could repeat (since the last
+    /// irreversible move), oldest first.
+    pub fn repetition_keys(&self) -> Vec<u64> {
+        let n = self.positions.len();
+        let window = (self.counters().reversible as usize).min(n - 1);
+        self.positions[n - 1 - window..n - 1].iter().map(|p| p.key()).collect()
+    }
+
+    /// Plays `mv`, which must be legal.
+    pub fn play(&mut self, mv: Move) -> Result<()> {
+        let pos = *self.position();
+        if !pos.legal_moves().contains(&mv) {
+            bail!("illegal move");
+        }
+        let next = pos.after(mv);
+        let counters = self.counters().after(&pos, mv, &next, &self.rules);
+        self.moves.push(mv);
+        self.positions.push(next);
+        self.counters.push(counters);
+        Ok(())
+    }
+
+    /// Plays a move given as text (native or Hub notation).
+    pub fn play_text(&mut self, text: &str) -> Result<Move> {
+        let mv = notation::parse_move(self.position(), text)?;
+        self.play(mv)?;
+        Ok(mv)
+    }
+
+    /// Takes the last move back; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        if self.moves.pop().is_none() {
+            return false;
+        }
+        self.positions.pop();
+        self.counters.pop();
+        true
+    }
+
+    /// How many times the current position has occurred (1 if never before).
+    pub fn occurrences(&self) -> usize {
+        let key = self.position().key();
+        1 + self.repetition_keys().iter().filter(|&&k| k == key).count()
+    }
+
+    /// The result if the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let pos = self.position();
+        if pos.legal_moves().is_empty() {
+            return Some(Outcome::Win(!pos.side()));
+        }
+        if self.occurrences() >= 3 {
+            return Some(Outcome::Repetition);
+        }
+        if self.counters().is_draw(pos, &self.rules) {
+            return Some(Outcome::MoveCounter);
+        }
+        None
+    }
+}

@@ -1,0 +1,250 @@
+//! The search: iterative deepening principal-variation alpha-beta with aspiration windows,
+//! rule-aware quiescence over forced captures, a shared lock-free transposition table, and
+//! Lazy SMP threads. It reports through events and never prints.
+//!
+//! One search is one call of [`run`]: the calling thread is the main worker (it keeps the
+//! time and reports), helpers are scoped threads that share the table and the stop flag.
+
+mod time;
+mod worker;
+
+pub use time::{Budget, margin};
+
+use crate::eval::Eval;
+use crate::game::{Counters, DrawRules};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::score::Score;
+use crate::tt::Table;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use worker::Worker;
+
+/// Deepest ply the search reaches (search path plus quiescence).
+pub const MAX_PLY: usize = 128;
+
+/// What limits a search. All `None`/false means: search until stopped.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Limits {
+    /// Maximum depth in plies.
+    pub depth: Option<u32>,
+    /// Maximum nodes (all threads together).
+    pub nodes: Option<u64>,
+    /// Time for this move.
+    pub movetime: Option<Duration>,
+    /// Time left on the side to move's clock.
+    pub time: Option<Duration>,
+    /// Increment per move.
+    pub inc: Duration,
+    /// Moves until the next time control.
+    pub moves_to_go: Option<u32>,
+    /// Search until stopped, whatever else is set.
+    pub infinite: bool,
+}
+
+/// How the result will be used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// A move to play: a single legal move is played at once.
+    #[default]
+    Think,
+    /// Analysis: always searched, reported, never cut short.
+    Analyze,
+}
+
+/// One report of the search: after every iteration, and on a new best move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Info {
+    /// Completed (or current) depth.
+    pub depth: u32,
+    /// Deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    /// Score for the side to move at the root.
+    pub score: Score,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Hash table use in permille.
+    pub hashfull: u32,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// 1-based line number in multi-PV analysis (1 otherwise).
+    pub multipv: usize,
+}
+
+impl Info {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let s = self.time.as_secs_f64();
+        if s > 0.0 { (self.nodes as f64 / s) as u64 } else { 0 }
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The move to play (`None` when the side to move has no legal move).
+    pub best: Option<Move>,
+    /// The expected reply.
+    pub ponder: Option<Move>,
+    /// Score of the best move.
+    pub score: Score,
+    /// Depth completed.
+    pub depth: u32,
+    /// Nodes searched (all threads).
+    pub nodes: u64,
+}
+
+/// State shared with the caller while a search runs: it may stop it, or turn a ponder search
+/// into a timed one.
+#[derive(Debug)]
+pub struct Control {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    /// Nanoseconds after `epoch` when the clock of this move started.
+    clock_start: AtomicU64,
+    epoch: Instant,
+}
+
+impl Default for Control {
+    fn default() -> Self {
+        Control::new()
+    }
+}
+
+impl Control {
+    /// A fresh control: not stopped, not pondering, clock starting now.
+    pub fn new() -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            clock_start: AtomicU64::new(0),
+            epoch: Instant::now(),
+        }
+    }
+
+    /// Asks the search to stop as soon as it can (it still returns its best move).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Release);
+    }
+
+    /// True once a stop was asked for.
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Marks the search as pondering: no time limit applies until [`ponder_hit`](Self::ponder_hit).
+    pub fn set_pondering(&self, pondering: bool) {
+        self.pondering.store(pondering, Ordering::Release);
+    }
+
+    /// True while pondering.
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the expected move: from now on the time limits apply, counted
+    /// from now.
+    pub fn ponder_hit(&self) {
+        self.restart_clock();
+        self.pondering.store(false, Ordering::Release);
+    }
+
+    /// Starts this move's clock now.
+    pub fn restart_clock(&self) {
+        self.clock_start.store(self.epoch.elapsed().as_nanos() as u64, Ordering::Release);
+    }
+
+    /// Time on this move's clock.
+    pub fn clock(&self) -> Duration {
+        let start = Duration::from_nanos(self.clock_start.load(Ordering::Acquire));
+        self.epoch.elapsed().saturating_sub(start)
+    }
+}
+
+/// Everything a search needs.
+pub struct SearchInput<'a, R: Eval> {
+    /// The position to search.
+    pub root: Position<R>,
+    /// Keys of the game's positions before the root that it could repeat, oldest first.
+    pub history: Vec<u64>,
+    /// The root's draw counters.
+    pub counters: Counters,
+    /// The rule set's draw rules.
+    pub draw_rules: DrawRules,
+    /// Limits.
+    pub limits: Limits,
+    /// Think or analyze.
+    pub mode: Mode,
+    /// Threads (1 = deterministic).
+    pub threads: usize,
+    /// Number of best lines to report (1 = normal search).
+    pub multipv: usize,
+    /// The shared hash table.
+    pub tt: &'a Table,
+    /// Stop and ponder control.
+    pub control: &'a Control,
+}
+
+/// Shared among the workers of one search.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a Table,
+    pub control: &'a Control,
+    pub nodes: AtomicU64,
+    pub started: Instant,
+}
+
+/// Runs a search and calls `report` with every [`Info`]. Returns the best move and the
+/// expected reply. The calling thread is the main worker; `threads - 1` helpers run beside
+/// it and stop when it does.
+pub fn run<R: Eval>(input: SearchInput<'_, R>, mut report: impl FnMut(&Info)) -> SearchResult {
+    let shared = Shared {
+        tt: input.tt,
+        control: input.control,
+        nodes: AtomicU64::new(0),
+        started: Instant::now(),
+    };
+    input.tt.new_search();
+    let threads = input.threads.clamp(1, 256);
+    let input = Arc::new(input);
+    let mut results = Vec::new();
+    std::thread::scope(|s| {
+        let mut helpers = Vec::new();
+        for id in 1..threads {
+            let shared = &shared;
+            let input = Arc::clone(&input);
+            let handle = std::thread::Builder::new()
+                .name(format!("kondavo-search-{id}"))
+                .stack_size(64 << 20)
+                .spawn_scoped(s, move || Worker::new(id, &input, shared).iterate(&mut |_| {}));
+            match handle {
+                Ok(h) => helpers.push(h),
+                Err(e) => log::warn!("search thread {id} could not start: {e}"),
+            }
+        }
+        let main = Worker::new(0, &input, &shared).iterate(&mut report);
+        // The main worker decides when the search ends; helpers follow.
+        shared.control.stop();
+        results.push(main);
+        for h in helpers {
+            if let Ok(r) = h.join() {
+                results.push(r);
+            }
+        }
+    });
+    let nodes = shared.nodes.load(Ordering::Relaxed);
+    // The best thread: the deepest completed iteration, then the best score; the main
+    // worker wins ties (so one thread is deterministic).
+    let mut best = results.swap_remove(0);
+    for r in results {
+        if r.best.is_some()
+            && (r.depth > best.depth || (r.depth == best.depth && r.score > best.score))
+        {
+            best = r;
+        }
+    }
+    best.nodes = nodes;
+    best
+}

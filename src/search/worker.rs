@@ -1,0 +1,671 @@
+//! One search thread: iterative deepening over the root moves, principal-variation
+//! alpha-beta, and rule-aware quiescence.
+
+use super::{Budget, Info, MAX_PLY, Mode, SearchInput, SearchResult, Shared};
+use crate::eval::{Eval, evaluate};
+use crate::game::Counters;
+use crate::movegen;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use crate::score::Score;
+use crate::tt::{Bound, Entry, TtMove};
+use once_cell::sync::Lazy;
+use smallvec::SmallVec;
+use std::sync::atomic::Ordering;
+
+/// Late-move reductions by depth and move number: about ln(depth)·ln(moves)/2.2.
+static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+        }
+    }
+    t
+});
+
+/// A root move with its latest score and line.
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    score: Score,
+    previous: Score,
+    pv: Vec<Move>,
+}
+
+pub(crate) struct Worker<'a, R: Eval> {
+    id: usize,
+    input: &'a SearchInput<'a, R>,
+    shared: &'a Shared<'a>,
+    budget: Budget,
+    /// Keys of the game before the root, the root, then the current search path.
+    keys: Vec<u64>,
+    root_index: usize,
+    root_moves: Vec<RootMove>,
+    root_depth: i32,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+}
+
+impl<'a, R: Eval> Worker<'a, R> {
+    pub fn new(id: usize, input: &'a SearchInput<'a, R>, shared: &'a Shared<'a>) -> Self {
+        let mut keys = input.history.clone();
+        let root_index = keys.len();
+        keys.push(input.root.key());
+        Worker {
+            id,
+            input,
+            shared,
+            budget: Budget::of(&input.limits),
+            keys,
+            root_index,
+            root_moves: Vec::new(),
+            root_depth: 0,
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            history: vec![0; 64 * 64],
+            pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: [0; MAX_PLY + 1],
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Time limits apply (not while pondering, not in infinite analysis).
+    fn timed(&self) -> bool {
+        !self.input.limits.infinite && !self.shared.control.is_pondering()
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + (self.nodes & 255)
+    }
+
+    /// Counts a node; every 256 nodes publishes the count and checks the limits.
+    #[inline]
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 255 == 0 {
+            let total = self.shared.nodes.fetch_add(256, Ordering::Relaxed) + 256;
+            if self.input.limits.nodes.is_some_and(|n| total >= n) {
+                self.shared.control.stop();
+            }
+            if self.is_main()
+                && self.timed()
+                && self.budget.hard.is_some_and(|h| self.shared.control.clock() >= h)
+            {
+                self.shared.control.stop();
+            }
+        }
+        if self.shared.control.is_stopped() {
+            self.stopped = true;
+        }
+    }
+
+    fn info(&self, depth: u32, line: usize) -> Info {
+        let rm = &self.root_moves[line];
+        Info {
+            depth,
+            seldepth: self.seldepth as u32,
+            score: if rm.score > -Score::INFINITE { rm.score } else { rm.previous },
+            nodes: self.total_nodes(),
+            time: self.shared.started.elapsed(),
+            hashfull: self.shared.tt.hashfull(),
+            pv: rm.pv.clone(),
+            multipv: line + 1,
+        }
+    }
+
+    /// Iterative deepening; returns this worker's result.
+    pub fn iterate(mut self, report: &mut dyn FnMut(&Info)) -> SearchResult {
+        let root = self.input.root;
+        let legal = root.legal_moves();
+        let mut result =
+            SearchResult { best: None, ponder: None, score: Score::loss_in(0), depth: 0, nodes: 0 };
+        if legal.is_empty() {
+            self.wait_if_needed();
+            return result;
+        }
+        self.root_moves = legal
+            .iter()
+            .map(|&mv| RootMove {
+                mv,
+                score: -Score::INFINITE,
+                previous: -Score::INFINITE,
+                pv: vec![mv],
+            })
+            .collect();
+        let lines = self.input.multipv.clamp(1, self.root_moves.len());
+        let single = legal.len() == 1
+            && self.input.mode == Mode::Think
+            && !self.shared.control.is_pondering();
+        let max_depth = self
+            .input
+            .limits
+            .depth
+            .map_or(MAX_PLY as i32 - 8, |d| (d as i32).clamp(1, MAX_PLY as i32 - 8));
+        // Helpers start one ply deeper every other thread, so the threads spread their work.
+        let first = 1 + (self.id % 2) as i32;
+        for depth in first..=max_depth {
+            self.root_depth = depth;
+            self.seldepth = 0;
+            for rm in &mut self.root_moves {
+                rm.previous = rm.score;
+            }
+            for line in 0..lines {
+                self.aspiration(depth, line);
+                if self.stopped {
+                    break;
+                }
+                if self.is_main() {
+                    report(&self.info(depth as u32, line));
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            result.depth = depth as u32;
+            result.score = self.root_moves[0].score;
+            result.best = Some(self.root_moves[0].mv);
+            result.ponder = self.root_moves[0].pv.get(1).copied();
+            if single || !self.should_go_deeper(depth) {
+                break;
+            }
+        }
+        if result.best.is_none() {
+            // Stopped inside the first iteration: the best root move found so far.
+            let rm = &self.root_moves[0];
+            result.best = Some(rm.mv);
+            result.ponder = rm.pv.get(1).copied();
+            result.score = if rm.score > -Score::INFINITE { rm.score } else { Score::DRAW };
+            if self.is_main() && result.depth == 0 {
+                let mut info = self.info(1, 0);
+                info.score = result.score;
+                report(&info);
+            }
+        } else if self.stopped {
+            // A move searched in the interrupted iteration may have beaten the last best.
+            let rm = &self.root_moves[0];
+            if rm.score > result.score {
+                result.best = Some(rm.mv);
+                result.ponder = rm.pv.get(1).copied();
+                result.score = rm.score;
+            }
+        }
+        self.shared.nodes.fetch_add(self.nodes & 255, Ordering::Relaxed);
+        self.nodes &= !255;
+        if self.is_main() {
+            self.wait_if_needed();
+        }
+        result
+    }
+
+    /// A ponder search or an infinite analysis does not end by itself: it waits for
+    /// `stop` or `ponder-hit`.
+    fn wait_if_needed(&self) {
+        let control = self.shared.control;
+        while !control.is_stopped() && (control.is_pondering() || self.input.limits.infinite) {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+
+    fn should_go_deeper(&self, depth: i32) -> bool {
+        let best = self.root_moves[0].score;
+        if self.input.mode == Mode::Think
+            && self.timed()
+            && best.plies_to_end().is_some_and(|n| depth > n + 2)
+        {
+            return false; // a forced result found, and searched well past it
+        }
+        if !self.is_main() || !self.timed() {
+            return true;
+        }
+        match self.budget.soft {
+            Some(soft) => self.shared.control.clock() < soft.mul_f64(0.6),
+            None => true,
+        }
+    }
+
+    /// Searches root line `line` at `depth` with an aspiration window around its last score.
+    fn aspiration(&mut self, depth: i32, line: usize) {
+        let previous = self.root_moves[line].previous;
+        let mut delta = 30;
+        let (mut alpha, mut beta) = if depth >= 5 && previous.0.abs() < Score::WIN_THRESHOLD.0 {
+            (previous - delta, previous + delta)
+        } else {
+            (-Score::INFINITE, Score::INFINITE)
+        };
+        loop {
+            let score = self.root_search(depth, alpha, beta, line);
+            self.root_moves[line..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            if self.stopped {
+                return;
+            }
+            if score <= alpha {
+                alpha = (alpha - delta).max(-Score::INFINITE);
+            } else if score >= beta {
+                beta = (beta + delta).min(Score::INFINITE);
+            } else {
+                return;
+            }
+            delta *= 2;
+            if delta > 1000 {
+                alpha = -Score::INFINITE;
+                beta = Score::INFINITE;
+            }
+        }
+    }
+
+    fn root_search(&mut self, depth: i32, mut alpha: Score, beta: Score, line: usize) -> Score {
+        let root = self.input.root;
+        let counters = self.input.counters;
+        let mut best = -Score::INFINITE;
+        for i in line..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            let child = root.after(mv);
+            let child_counters = counters.after(&root, mv, &child, &self.input.draw_rules);
+            self.keys.push(child.key());
+            let score = if i == line {
+                -self.search(&child, depth - 1, -beta, -alpha, 1, true, child_counters)
+            } else {
+                let s =
+                    -self.search(&child, depth - 1, -alpha - 1, -alpha, 1, false, child_counters);
+                if s > alpha && s < beta {
+                    -self.search(&child, depth - 1, -beta, -alpha, 1, true, child_counters)
+                } else {
+                    s
+                }
+            };
+            self.keys.pop();
+            if self.stopped {
+                break;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == line || score > alpha {
+                rm.score = score;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
+            } else {
+                rm.score = -Score::INFINITE;
+            }
+            best = best.max(score);
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    fn is_repetition(&self, reversible: u32) -> bool {
+        let n = self.keys.len();
+        let key = self.keys[n - 1];
+        let mut before_root = 0;
+        let mut back = 2;
+        while back <= reversible as usize && back < n {
+            let idx = n - 1 - back;
+            if self.keys[idx] == key {
+                // Once after the root is enough (the side that repeats can repeat again);
+                // before the root it takes two earlier occurrences (threefold).
+                if idx >= self.root_index {
+                    return true;
+                }
+                before_root += 1;
+                if before_root >= 2 {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let child_len = self.pv_len[ply + 1];
+        head[ply][0] = mv;
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// Move ordering: hash move, then captures by size, promotions, killers, history.
+    fn order(
+        &self,
+        pos: &Position<R>,
+        moves: &MoveList,
+        tt: Option<Move>,
+        ply: usize,
+    ) -> SmallVec<[i32; 128]> {
+        let them_kings = pos.kings(!pos.side());
+        moves
+            .iter()
+            .map(|&m| {
+                if Some(m) == tt {
+                    1 << 30
+                } else if m.is_capture() {
+                    (1 << 24)
+                        + 1024 * m.captured().count() as i32
+                        + 64 * (m.captured() & them_kings).count() as i32
+                } else if m.is_promotion() {
+                    1 << 23
+                } else if self.killers[ply][0] == Some(m) {
+                    (1 << 22) + 1
+                } else if self.killers[ply][1] == Some(m) {
+                    1 << 22
+                } else {
+                    self.history[(m.from() * 64 + m.to()) as usize]
+                }
+            })
+            .collect()
+    }
+
+    fn history_update(&mut self, m: Move, bonus: i32) {
+        let h = &mut self.history[(m.from() * 64 + m.to()) as usize];
+        *h += bonus - *h * bonus.abs() / 16_384;
+    }
+
+    /// The hash move, if the table has one that is legal here.
+    fn tt_move(moves: &MoveList, entry: Option<Entry>) -> Option<Move> {
+        let m = entry?.mv?;
+        let mv = *moves.get(m.index as usize)?;
+        (mv.from() == u32::from(m.from) && mv.to() == u32::from(m.to)).then_some(mv)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        pos: &Position<R>,
+        depth: i32,
+        mut alpha: Score,
+        mut beta: Score,
+        ply: usize,
+        pv_node: bool,
+        counters: Counters,
+    ) -> Score {
+        // 1. Leaves go to quiescence.
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply, true);
+        }
+        self.pv_len[ply] = 0;
+        self.tick();
+        if self.stopped {
+            return Score::DRAW;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 8 {
+            return evaluate(pos);
+        }
+
+        // 2. Draws by repetition or by the move counter.
+        if self.is_repetition(counters.reversible) || counters.is_draw(pos, &self.input.draw_rules)
+        {
+            return Score::DRAW;
+        }
+
+        // 3. Mate distance: nothing here can beat a shorter win already found.
+        alpha = alpha.max(Score::loss_in(ply));
+        beta = beta.min(Score::win_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // 4. The hash table: a deep enough bound ends the search of non-PV nodes.
+        let key = pos.key();
+        let entry = self.shared.tt.probe(key);
+        if let Some(e) = entry
+            && !pv_node
+            && e.depth >= depth
+        {
+            let s = e.score.from_tt(ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+
+        // 5. No legal move: the side to move loses.
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Score::loss_in(ply);
+        }
+        let capture_node = !R::OPTIONAL_CAPTURE && moves[0].is_capture();
+        let threatened = !capture_node && movegen::can_capture(pos, !pos.side());
+
+        // 6. Static pruning of quiet nodes far from the leaves' horizon: a static score far
+        //    above beta stands (never with captures pending on either side, where the
+        //    material can swing).
+        if !pv_node && !capture_node && !threatened && depth <= 3 && !beta.is_decisive() {
+            let eval = evaluate(pos);
+            if eval - 90 * depth >= beta {
+                return eval;
+            }
+        }
+
+        // 7. A forced move (the only legal one) is searched one ply deeper: forced
+        //    sequences are how draughts tactics work.
+        let extension = i32::from(moves.len() == 1 && (ply as i32) < 2 * self.root_depth);
+
+        let tt_move = Self::tt_move(&moves, entry);
+        let mut scores = self.order(pos, &moves, tt_move, ply);
+        let mut best = -Score::INFINITE;
+        let mut best_index: Option<usize> = None;
+        let mut searched = 0;
+        let mut quiets_tried: SmallVec<[Move; 64]> = SmallVec::new();
+        for _ in 0..moves.len() {
+            // Pick the best-ordered move left.
+            let (i, _) = scores.iter().enumerate().max_by_key(|&(_, s)| *s).unwrap_or((0, &0));
+            scores[i] = i32::MIN;
+            let mv = moves[i];
+            let child = pos.after(mv);
+            let quiet = !mv.is_capture() && !mv.is_promotion();
+            // A move after which the opponent must capture is a sacrifice or an exchange:
+            // tactics, never reduced or pruned.
+            let forcing = child.has_capture();
+            let killer = self.killers[ply].contains(&Some(mv));
+
+            // 8. Late quiet moves near the horizon are pruned in non-PV nodes.
+            if !pv_node
+                && quiet
+                && !forcing
+                && !capture_node
+                && depth <= 3
+                && searched >= 3 + (depth * depth) as usize
+                && best > -Score::WIN_THRESHOLD
+            {
+                continue;
+            }
+
+            let child_counters = counters.after(pos, mv, &child, &self.input.draw_rules);
+            self.keys.push(child.key());
+            let new_depth = depth - 1 + extension;
+            let score = if searched == 0 {
+                -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node, child_counters)
+            } else {
+                // 9. Late-move reductions for quiet moves, then a null-window search and a
+                //    full re-search when it surprises.
+                let mut r = 0;
+                if depth >= 3
+                    && quiet
+                    && !forcing
+                    && !killer
+                    && !capture_node
+                    && !threatened
+                    && searched >= 3
+                {
+                    r = LMR[depth.min(63) as usize][searched.min(63)] - i32::from(pv_node);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.search(
+                    &child,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    child_counters,
+                );
+                if s > alpha && r > 0 {
+                    s = -self.search(
+                        &child,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        false,
+                        child_counters,
+                    );
+                }
+                if s > alpha && s < beta && pv_node {
+                    s = -self.search(
+                        &child,
+                        new_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        true,
+                        child_counters,
+                    );
+                }
+                s
+            };
+            self.keys.pop();
+            if self.stopped {
+                return Score::DRAW;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_index = Some(i);
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        // 10. A quiet refutation becomes a killer and gains history;
+                        //     the quiet moves tried before it lose some.
+                        if quiet {
+                            if self.killers[ply][0] != Some(mv) {
+                                self.killers[ply][1] = self.killers[ply][0];
+                                self.killers[ply][0] = Some(mv);
+                            }
+                            let bonus = (depth * depth).min(400);
+                            self.history_update(mv, bonus);
+                            for &q in &quiets_tried {
+                                self.history_update(q, -bonus);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push(mv);
+            }
+        }
+
+        // 11. Store the result.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv_node && best_index.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        // (A move list longer than 256 cannot name its move by index: store the bound only.)
+        let tt_mv = best_index.filter(|&i| i < 256).map(|i| TtMove {
+            index: i as u8,
+            from: moves[i].from() as u8,
+            to: moves[i].to() as u8,
+        });
+        self.shared.tt.store(key, Entry { mv: tt_mv, score: best.to_tt(ply), depth, bound });
+        best
+    }
+
+    /// Quiescence: captures are forced, so when the side to move must capture every capture
+    /// is searched with no stand-pat; in a quiet position the static score stands, unless the
+    /// opponent threatens a capture, when every move is searched one ply further (once per
+    /// line).
+    fn qsearch(
+        &mut self,
+        pos: &Position<R>,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        threat_ok: bool,
+    ) -> Score {
+        self.pv_len[ply] = 0;
+        self.tick();
+        if self.stopped {
+            return Score::DRAW;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        let must_capture = movegen::has_capture(pos);
+        let mut moves = MoveList::new();
+        let mut best = -Score::INFINITE;
+        let mut next_threat_ok = threat_ok;
+        if must_capture && !R::OPTIONAL_CAPTURE {
+            movegen::generate(pos, &mut moves);
+        } else {
+            let threatened = threat_ok && movegen::can_capture(pos, !pos.side());
+            if threatened {
+                movegen::generate(pos, &mut moves);
+                if moves.is_empty() {
+                    return Score::loss_in(ply);
+                }
+                next_threat_ok = false;
+            } else {
+                let stand = evaluate(pos);
+                if stand >= beta {
+                    return stand;
+                }
+                best = stand;
+                alpha = alpha.max(stand);
+                if must_capture {
+                    movegen::captures(pos, &mut moves, true);
+                }
+            }
+        }
+        if moves.is_empty() && best == -Score::INFINITE {
+            return Score::loss_in(ply);
+        }
+        // Bigger captures first.
+        moves.sort_by_key(|m| std::cmp::Reverse(m.captured().count()));
+        for &mv in &moves {
+            let child = pos.after(mv);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, next_threat_ok);
+            if self.stopped {
+                return Score::DRAW;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
