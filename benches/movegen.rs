@@ -12,24 +12,12 @@ use kondavo::with_rules;
 
 /// Positions with captures, kings and quiet play, per rule set.
 const POSITIONS: &[(&str, &str)] = &[
-    (
-        "international",
-        "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38",
-    ),
+    ("international", "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"),
     ("international", "W:WK46,K3,33,34,38:BK5,12,17,22,27,28"),
-    (
-        "russian",
-        "W:Wa1,c1,e1,g1,f2,h2,a3,c3,b4,d4:Bc5,e5,g5,d6,h6,a7,c7,e7,g7,b8,f8,h8",
-    ),
+    ("russian", "W:Wa1,c1,e1,g1,f2,h2,a3,c3,b4,d4:Bc5,e5,g5,d6,h6,a7,c7,e7,g7,b8,f8,h8"),
     ("russian", "W:WKc1:Bb2,d2,b4,d4,f4"),
-    (
-        "english",
-        "B:W18,19,21,23,24,26,29,30,31,32:B1,2,3,5,6,7,9,10,12,14",
-    ),
-    (
-        "italian",
-        "W:W30,26,27,22,23,24,17,18,20:B14,15,16,9,11,5,6,1,3",
-    ),
+    ("english", "B:W18,19,21,23,24,26,29,30,31,32:B1,2,3,5,6,7,9,10,12,14"),
+    ("italian", "W:W30,26,27,22,23,24,17,18,20:B14,15,16,9,11,5,6,1,3"),
     ("turkish", "W:WKc1,a3,b3,d3:Bc2,d4,e3,b2,Kh8"),
 ];
 
@@ -54,12 +42,7 @@ fn generation(c: &mut Criterion) {
 fn perft_start(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft_start");
     group.sample_size(10);
-    for (variant, depth) in [
-        ("international", 7),
-        ("russian", 8),
-        ("english", 8),
-        ("turkish", 6),
-    ] {
+    for (variant, depth) in [("international", 7), ("russian", 8), ("english", 8), ("turkish", 6)] {
         let v: Variant = variant.parse().expect("variant");
         with_rules!(v, R => {
             let pos = Position::<R>::start();

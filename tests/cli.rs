@@ -3,10 +3,7 @@
 use std::process::{Command, Output};
 
 fn kondavo(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kondavo"))
-        .args(args)
-        .output()
-        .expect("kondavo runs")
+    Command::new(env!("CARGO_BIN_EXE_kondavo")).args(args).output().expect("kondavo runs")
 }
 
 fn stdout(o: &Output) -> String {
@@ -25,11 +22,7 @@ fn perft_nodes(out: &str) -> u64 {
     assert!(fields[1].starts_with("depth="), "{last}");
     assert!(fields[3].starts_with("time="), "{last}");
     assert!(fields[4].starts_with("nps="), "{last}");
-    fields[2]
-        .strip_prefix("nodes=")
-        .expect("nodes field")
-        .parse()
-        .expect("a number")
+    fields[2].strip_prefix("nodes=").expect("nodes field").parse().expect("a number")
 }
 
 #[test]
@@ -66,25 +59,14 @@ fn perft_with_threads_and_a_fen_counts_the_same() {
     let o = kondavo(&["perft", "--fen", fen, "--depth", "6", "--threads", "2"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(perft_nodes(&stdout(&o)), 590);
-    let o = kondavo(&[
-        "perft",
-        "--fen",
-        fen,
-        "--depth",
-        "2",
-        "--duplicates",
-        "keep",
-    ]);
+    let o = kondavo(&["perft", "--fen", fen, "--depth", "2", "--duplicates", "keep"]);
     assert_eq!(perft_nodes(&stdout(&o)), 13);
 }
 
 #[test]
 fn perft_bad_arguments_exit_2_with_a_message() {
     let cases: [(&[&str], &str); 5] = [
-        (
-            &["perft", "--variant", "frisian", "--depth", "3"],
-            "frisian",
-        ),
+        (&["perft", "--variant", "frisian", "--depth", "3"], "frisian"),
         (&["perft", "--variant", "russian"], "--depth"),
         (&["perft", "--depth", "3", "--fen", "W:W51:B1"], "51"),
         (&["perft", "--depth", "x"], "x"),
@@ -110,11 +92,7 @@ fn show_prints_diagram_fen_and_legal_moves() {
     // `d` is an alias; moves can be played first.
     let o = kondavo(&["d", "-v", "russian", "--moves", "c3-d4 f6-e5"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(
-        stdout(&o).contains("legal moves (1): d4:f6"),
-        "{}",
-        stdout(&o)
-    );
+    assert!(stdout(&o).contains("legal moves (1): d4:f6"), "{}", stdout(&o));
     let o = kondavo(&["d", "-v", "russian", "--moves", "c3-e5"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("illegal move"), "{}", stderr(&o));

@@ -46,21 +46,10 @@ fn start_positions_as_fen() {
 
 #[test]
 fn start_positions_as_hub_strings() {
-    assert_eq!(
-        start_hub("international"),
-        "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww"
-    );
+    assert_eq!(start_hub("international"), "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww");
     // 8x8: the side that moves first is `W`, on 21-32 (for english that is Black).
     let eight = format!("W{}{}{}", "b".repeat(12), "e".repeat(8), "w".repeat(12));
-    for v in [
-        "english",
-        "italian",
-        "spanish",
-        "russian",
-        "ukrainian",
-        "brazilian",
-        "czech",
-    ] {
+    for v in ["english", "italian", "spanish", "russian", "ukrainian", "brazilian", "czech"] {
         assert_eq!(start_hub(v), eight, "{v}");
     }
     let turkish = format!(
@@ -101,14 +90,8 @@ fn square_numberings_follow_each_rule_set() {
     // On algebraic boards, numbers are the Hub numbering (1 = b8, 29 = a1).
     same::<Russian>("29", "a1");
     same::<Russian>("1", "b8");
-    assert_eq!(
-        square_name::<Russian>(parse_square::<Russian>("c3").unwrap()),
-        "c3"
-    );
-    assert_eq!(
-        square_name::<Turkish>(parse_square::<Turkish>("h8").unwrap()),
-        "h8"
-    );
+    assert_eq!(square_name::<Russian>(parse_square::<Russian>("c3").unwrap()), "c3");
+    assert_eq!(square_name::<Turkish>(parse_square::<Turkish>("h8").unwrap()), "h8");
 }
 
 #[test]
@@ -139,15 +122,9 @@ fn hub_strings_round_trip_with_colours_swapped_for_english() {
 #[test]
 fn native_notation_writes_full_path_only_when_needed() {
     // A unique capture is written from x to.
-    assert_eq!(
-        legal("international", "W:W32:B28"),
-        vec!["32x23".to_string()]
-    );
+    assert_eq!(legal("international", "W:W32:B28"), vec!["32x23".to_string()]);
     // Russian always writes the landing squares.
-    assert_eq!(
-        legal("russian", "W:Wc3:Bd4,f6"),
-        vec!["c3:e5:g7".to_string()]
-    );
+    assert_eq!(legal("russian", "W:Wc3:Bd4,f6"), vec!["c3:e5:g7".to_string()]);
 }
 
 #[test]
@@ -155,10 +132,7 @@ fn full_path_tells_apart_captures_with_same_start_and_end() {
     // English (free choice): the man on c1 (30) reaches c5 (14) over b2 and b4 landing on a3
     // (21), or over d2 and d4 landing on e3 (23).
     let fen = "W:W30:B25,17,26,18";
-    assert_eq!(
-        legal("english", fen),
-        vec!["30x21x14".to_string(), "30x23x14".to_string()]
-    );
+    assert_eq!(legal("english", fen), vec!["30x21x14".to_string(), "30x23x14".to_string()]);
     let pos = parse_fen::<English>(fen).unwrap();
     let a = parse_native_move(&pos, "30x21x14").unwrap();
     let b = parse_native_move(&pos, "30x23x14").unwrap();

@@ -42,14 +42,8 @@ fn suites() -> Vec<Suite> {
                 default_depth: 0,
                 counts: Vec::new(),
             };
-            assert!(
-                text.starts_with("# Source:"),
-                "{file} must cite its source on line 1"
-            );
-            for line in text
-                .lines()
-                .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-            {
+            assert!(text.starts_with("# Source:"), "{file} must cite its source on line 1");
+            for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
                 let (key, value) = line.split_once(' ').expect("key value");
                 match key {
                     "variant" => suite.variant = value.parse().expect("variant"),
@@ -79,18 +73,11 @@ fn check(max_depth: impl Fn(&Suite) -> u32) {
             });
             checked += 1;
             if got != expected {
-                failures.push(format!(
-                    "{} d{depth}: expected {expected}, got {got}",
-                    suite.file
-                ));
+                failures.push(format!("{} d{depth}: expected {expected}, got {got}", suite.file));
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "perft mismatches:\n{}",
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
     assert!(checked > 100, "only {checked} counts checked");
 }
 

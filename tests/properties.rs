@@ -53,11 +53,7 @@ fn random_placement<R: Rules>(cells: &[u8], black_to_move: bool) -> Option<Posit
             kings |= b;
         }
     }
-    let side = if black_to_move {
-        Color::Black
-    } else {
-        Color::White
-    };
+    let side = if black_to_move { Color::Black } else { Color::White };
     Position::new(sets[0], sets[1], kings, side).ok()
 }
 

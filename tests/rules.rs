@@ -26,19 +26,13 @@ fn international_man_captures_backward() {
 /// FMJD majority rule: 32x21 (one piece) loses to 32x23x12 (two pieces).
 #[test]
 fn international_majority_capture_is_compulsory() {
-    assert_eq!(
-        legal("international", "W:W32:B18,27,28"),
-        sorted(&["32x12"])
-    );
+    assert_eq!(legal("international", "W:W32:B18,27,28"), sorted(&["32x12"]));
 }
 
 /// Majority counts pieces, a king counting one: taking two men beats taking the king on 27.
 #[test]
 fn international_king_counts_one_in_majority() {
-    assert_eq!(
-        legal("international", "W:W32:BK27,28,18"),
-        sorted(&["32x12"])
-    );
+    assert_eq!(legal("international", "W:W32:BK27,28,18"), sorted(&["32x12"]));
 }
 
 /// FMJD 4.13: 13 takes 8 landing on 2 (the promotion row), then takes 7 backward to 11; it
@@ -46,28 +40,20 @@ fn international_king_counts_one_in_majority() {
 #[test]
 fn international_man_passing_promotion_row_stays_man() {
     assert_eq!(legal("international", "W:W13:B7,8"), sorted(&["13x11"]));
-    assert_eq!(
-        fen_after("international", "W:W13:B7,8", &["13x11"]),
-        "B:W11:B"
-    );
+    assert_eq!(fen_after("international", "W:W13:B7,8", &["13x11"]), "B:W11:B");
 }
 
 /// A man ending its move on the far row is crowned.
 #[test]
 fn international_man_ending_on_last_row_is_crowned() {
     assert_eq!(legal("international", "W:W7:B45"), sorted(&["7-1", "7-2"]));
-    assert_eq!(
-        fen_after("international", "W:W7:B45", &["7-1"]),
-        "B:WK1:B45"
-    );
+    assert_eq!(fen_after("international", "W:W7:B45", &["7-1"]), "B:WK1:B45");
 }
 
 /// FMJD 3.9: a king moves any distance along a free diagonal (46 to 5 is the long one).
 #[test]
 fn international_king_moves_any_distance() {
-    let moves = [
-        "46-41", "46-37", "46-32", "46-28", "46-23", "46-19", "46-14", "46-10", "46-5",
-    ];
+    let moves = ["46-41", "46-37", "46-32", "46-28", "46-23", "46-19", "46-14", "46-10", "46-5"];
     assert_eq!(legal("international", "W:WK46:B1"), sorted(&moves));
 }
 
@@ -86,10 +72,7 @@ fn international_flying_king_captures_at_distance() {
 #[test]
 fn brazilian_man_passing_promotion_row_stays_man() {
     assert_eq!(legal("brazilian", "W:Wb6:Bc7,e7"), sorted(&["b6xf6"]));
-    assert_eq!(
-        fen_after("brazilian", "W:Wb6:Bc7,e7", &["b6xf6"]),
-        "B:Wf6:B"
-    );
+    assert_eq!(fen_after("brazilian", "W:Wb6:Bc7,e7", &["b6xf6"]), "B:Wf6:B");
 }
 
 /// Brazilian majority rule: c3xa5 (one piece) loses to c3xe5xg7 (two).
@@ -107,10 +90,7 @@ fn brazilian_majority_capture_is_compulsory() {
 fn russian_promotes_mid_capture_and_continues() {
     let moves = ["b6:d8:f6", "b6:d8:g5", "b6:d8:h4"];
     assert_eq!(legal("russian", "W:Wb6:Bc7,e7"), sorted(&moves));
-    assert_eq!(
-        fen_after("russian", "W:Wb6:Bc7,e7", &["b6:d8:f6"]),
-        "B:WKf6:B"
-    );
+    assert_eq!(fen_after("russian", "W:Wb6:Bc7,e7", &["b6:d8:f6"]), "B:WKf6:B");
 }
 
 /// Ukrainian shares the russian promotion rule.
@@ -123,19 +103,13 @@ fn ukrainian_promotes_mid_capture_and_continues() {
 /// Russian 1.5.10: free choice: taking one piece (c3:a5) is as legal as taking two.
 #[test]
 fn russian_free_choice_among_captures() {
-    assert_eq!(
-        legal("russian", "W:Wc3:Bb4,d4,f6"),
-        sorted(&["c3:a5", "c3:e5:g7"])
-    );
+    assert_eq!(legal("russian", "W:Wc3:Bb4,d4,f6"), sorted(&["c3:a5", "c3:e5:g7"]));
 }
 
 /// Ukrainian has the russian free choice.
 #[test]
 fn ukrainian_free_choice_among_captures() {
-    assert_eq!(
-        legal("ukrainian", "W:Wc3:Bb4,d4,f6"),
-        sorted(&["c3:a5", "c3:e5:g7"])
-    );
+    assert_eq!(legal("ukrainian", "W:Wc3:Bb4,d4,f6"), sorted(&["c3:a5", "c3:e5:g7"]));
 }
 
 /// After a king's jump, if some landing squares let the capture go on, it must land on one:
@@ -143,10 +117,7 @@ fn ukrainian_free_choice_among_captures() {
 /// (straight on over f6) continue, so no capture ends on d4 or e5.
 #[test]
 fn russian_king_must_land_where_capture_continues() {
-    assert_eq!(
-        legal("russian", "W:WKa1:Bc3,f6,f2"),
-        sorted(&["a1:d4:g1", "a1:e5:g7", "a1:e5:h8"])
-    );
+    assert_eq!(legal("russian", "W:WKa1:Bc3,f6,f2"), sorted(&["a1:d4:g1", "a1:e5:g7", "a1:e5:h8"]));
 }
 
 /// Turkish strike: captured pieces stay on the board until the capture ends. The king on c1
@@ -209,10 +180,7 @@ fn english_men_capture_forward_only() {
 /// English kings move one square in any direction.
 #[test]
 fn english_king_moves_one_square() {
-    assert_eq!(
-        legal("english", "W:WK22:B4"),
-        sorted(&["22-17", "22-18", "22-25", "22-26"])
-    );
+    assert_eq!(legal("english", "W:WK22:B4"), sorted(&["22-17", "22-18", "22-25", "22-26"]));
 }
 
 /// English kings capture by a short jump only: the man on 15 is two squares away.
@@ -225,10 +193,7 @@ fn english_king_captures_by_short_jump_only() {
 /// English: free choice among captures (one piece or two).
 #[test]
 fn english_free_choice_among_captures() {
-    assert_eq!(
-        legal("english", "W:W22:B17,18,11"),
-        sorted(&["22x13", "22x8"])
-    );
+    assert_eq!(legal("english", "W:W22:B17,18,11"), sorted(&["22x13", "22x8"]));
 }
 
 /// English: a man crowned by a capture stops there, though a king could jump on over 8.
@@ -273,20 +238,14 @@ fn italian_most_kings_captured() {
 /// first (c4 king, then c2) beats the one meeting it second (e4, then the king on g2).
 #[test]
 fn italian_king_met_earliest() {
-    assert_eq!(
-        legal("italian", "W:WK14:BK18,26,19,K28"),
-        sorted(&["14x30"])
-    );
+    assert_eq!(legal("italian", "W:WK14:BK18,26,19,K28"), sorted(&["14x30"]));
 }
 
 /// Italian kings move one square; the board is mirrored (square 1 is a8, d3 is 22 and its
 /// neighbours are c4 = 18, e4 = 19, c2 = 26, e2 = 27).
 #[test]
 fn italian_king_moves_one_square_on_mirrored_board() {
-    assert_eq!(
-        legal("italian", "W:WKd3:Ba8"),
-        sorted(&["22-18", "22-19", "22-26", "22-27"])
-    );
+    assert_eq!(legal("italian", "W:WKd3:Ba8"), sorted(&["22-18", "22-19", "22-26", "22-27"]));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -311,10 +270,7 @@ fn spanish_men_capture_forward_only() {
     // d3 (11) cannot take c2 (7) behind it; it moves to c4 (15) or e4 (14).
     assert_eq!(legal("spanish", "W:W11:B7"), sorted(&["11-14", "11-15"]));
     // The king on h1 (1) takes e4 (14) and lands anywhere up to a8 (32).
-    assert_eq!(
-        legal("spanish", "W:WK1:B14"),
-        sorted(&["1x19", "1x23", "1x28", "1x32"])
-    );
+    assert_eq!(legal("spanish", "W:WK1:B14"), sorted(&["1x19", "1x23", "1x28", "1x32"]));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -329,10 +285,7 @@ fn czech_king_must_capture() {
 /// Czech: with no king capture, free choice among the men's captures.
 #[test]
 fn czech_free_choice_when_no_king_can_capture() {
-    assert_eq!(
-        legal("czech", "W:Wa3,e5:Bb4,d6"),
-        sorted(&["a3xe7", "e5xc7"])
-    );
+    assert_eq!(legal("czech", "W:Wa3,e5:Bb4,d6"), sorted(&["a3xe7", "e5xc7"]));
 }
 
 /// Czech men capture forward only.
@@ -347,10 +300,7 @@ fn czech_men_capture_forward_only() {
 /// Turkish men move one square forward or sideways, never backward or diagonally.
 #[test]
 fn turkish_men_move_forward_and_sideways() {
-    assert_eq!(
-        legal("turkish", "W:Wd4:Ba8"),
-        sorted(&["d4-c4", "d4-d5", "d4-e4"])
-    );
+    assert_eq!(legal("turkish", "W:Wd4:Ba8"), sorted(&["d4-c4", "d4-d5", "d4-e4"]));
 }
 
 /// Turkish men capture forward or sideways, not backward: d3 behind is safe.
@@ -376,10 +326,7 @@ fn turkish_captured_pieces_are_removed_at_once() {
 /// come back down over the emptied squares to take d2 in the same move).
 #[test]
 fn turkish_no_180_turn() {
-    assert_eq!(
-        legal("turkish", "W:WKd4:Bd6,d2"),
-        sorted(&["d4xd1", "d4xd7", "d4xd8"])
-    );
+    assert_eq!(legal("turkish", "W:WKd4:Bd6,d2"), sorted(&["d4xd1", "d4xd7", "d4xd8"]));
 }
 
 /// Turkish majority rule: the capture taking most pieces must be played.
@@ -394,10 +341,7 @@ fn turkish_majority_capture_is_compulsory() {
 #[test]
 fn turkish_man_reaching_last_row_mid_capture_finishes_as_man() {
     assert_eq!(legal("turkish", "W:Wc6:Bc7,e8"), sorted(&["c6xc8"]));
-    assert_eq!(
-        fen_after("turkish", "W:Wc6:Bc7,e8", &["c6xc8"]),
-        "B:WKc8:Be8"
-    );
+    assert_eq!(fen_after("turkish", "W:Wc6:Bc7,e8", &["c6xc8"]), "B:WKc8:Be8");
     // As a man it may still jump sideways along the last row.
     assert_eq!(legal("turkish", "W:Wc6:Bc7,d8"), sorted(&["c6xe8"]));
 }
@@ -408,23 +352,14 @@ fn turkish_man_reaching_last_row_mid_capture_finishes_as_man() {
 /// Optional capture: with a capture available, quiet moves are legal too.
 #[test]
 fn optional_capture_allows_quiet_moves() {
-    assert_eq!(
-        legal("russian-optional", "W:Wc3:Bd4"),
-        sorted(&["c3-b4", "c3:e5"])
-    );
-    assert_eq!(
-        legal("english-optional", "W:W22:B18"),
-        sorted(&["22-17", "22x15"])
-    );
+    assert_eq!(legal("russian-optional", "W:Wc3:Bd4"), sorted(&["c3-b4", "c3:e5"]));
+    assert_eq!(legal("english-optional", "W:W22:B18"), sorted(&["22-17", "22x15"]));
 }
 
 /// Optional capture: a capture once chosen is completed.
 #[test]
 fn optional_capture_completes_a_chosen_capture() {
-    assert_eq!(
-        legal("russian-optional", "W:Wc3:Bd4,f6"),
-        sorted(&["c3-b4", "c3:e5:g7"])
-    );
+    assert_eq!(legal("russian-optional", "W:Wc3:Bd4,f6"), sorted(&["c3-b4", "c3:e5:g7"]));
 }
 
 /// Optional capture keeps the rule set's precedence among captures (brazilian majority).
@@ -432,9 +367,6 @@ fn optional_capture_completes_a_chosen_capture() {
 fn optional_capture_keeps_precedence() {
     assert_eq!(
         legal("brazilian-optional", "W:Wc3:Bb4,d4,f6"),
-        sorted(&["c3xg7", "c3-d2"])
-            .into_iter()
-            .filter(|m| m != "c3-d2")
-            .collect::<Vec<_>>()
+        sorted(&["c3xg7", "c3-d2"]).into_iter().filter(|m| m != "c3-d2").collect::<Vec<_>>()
     );
 }
