@@ -117,7 +117,7 @@ pub fn run(
     for &variant in variants {
         let mut engine = Engine::new(Options { variant, threads, hash_mib, ..Options::default() });
         for (i, fen) in positions(variant.base).iter().enumerate() {
-            engine.set_options(Options { variant, threads, hash_mib, ..Options::default() });
+            engine.set_options(Options { variant, threads, hash_mib, ..Options::default() })?;
             engine.new_game();
             let spec = GameSpec { start: fen.to_string(), moves: Vec::new() };
             let limits = Limits { depth: Some(depth), ..Limits::default() };

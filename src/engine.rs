@@ -136,12 +136,22 @@ impl Engine {
         &self.options
     }
 
-    /// Changes the options; the hash table is reallocated only when its size changes.
-    pub fn set_options(&mut self, options: Options) {
+    /// Changes the options; the hash table is reallocated only when its size changes. When
+    /// the new table cannot be allocated, nothing changes and the error says so.
+    pub fn set_options(&mut self, options: Options) -> Result<()> {
         if options.hash_mib != self.options.hash_mib {
-            self.tt = Table::new(options.hash_mib.clamp(1, MAX_HASH_MIB));
+            // The old table goes first, so that its memory can serve the new one.
+            self.tt = Table::new(1);
+            match Table::try_new(options.hash_mib.clamp(1, MAX_HASH_MIB)) {
+                Ok(t) => self.tt = t,
+                Err(e) => {
+                    self.tt = Table::new(self.options.hash_mib);
+                    return Err(Error(e));
+                }
+            }
         }
         self.options = options;
+        Ok(())
     }
 
     /// Forgets everything learnt (a new game).

@@ -17,6 +17,7 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod protocol;
 pub mod rules;
 pub mod score;
 pub mod search;

@@ -11,8 +11,8 @@ use kondavo::search::{Control, Limits, Mode};
 use kondavo::variant::Base;
 use kondavo::variant::Variant;
 use kondavo::with_rules;
-use std::io::BufRead;
 use std::io::Write;
+use std::io::{BufRead, IsTerminal};
 use std::process::ExitCode;
 use std::time::Duration;
 use std::time::Instant;
@@ -21,11 +21,12 @@ use std::time::Instant;
 #[command(
     name = "kondavo",
     version,
-    about = "A draughts engine for every rule set of the draughts family"
+    about = "A draughts engine for every rule set of the draughts family",
+    after_help = "With no command and standard input not a terminal, kondavo speaks the Hub protocol."
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -38,6 +39,8 @@ enum Duplicates {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Speak the Hub protocol (version 2) on standard input and output.
+    Hub,
     /// Count the leaves of the legal-move tree (proves the move generator).
     Perft {
         /// Rule set (international, brazilian, russian, ukrainian, english, italian, spanish,
@@ -114,8 +117,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Logs go to standard error, each line starting with the engine's name: some clients
+    // merge standard error into standard output, and no log line may look like protocol.
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .format_target(false)
+        .format(|buf, record| {
+            use std::io::Write as _;
+            writeln!(buf, "kondavo {}: {}", record.level().as_str().to_lowercase(), record.args())
+        })
         .init();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -129,7 +137,22 @@ fn main() -> ExitCode {
             };
         }
     };
-    let result = match cli.command {
+    let command = match cli.command {
+        Some(c) => c,
+        None if !std::io::stdin().is_terminal() => Command::Hub,
+        None => {
+            let _ = <Cli as clap::CommandFactory>::command().print_help();
+            return ExitCode::SUCCESS;
+        }
+    };
+    let result = match command {
+        Command::Hub => {
+            kondavo::protocol::session::run(
+                std::io::BufReader::new(std::io::stdin()),
+                std::io::stdout(),
+            );
+            Ok(())
+        }
         Command::Perft { variant, depth, fen, divide, duplicates, threads } => {
             with_rules!(variant, R => {
                 run_perft::<R>(depth, fen.as_deref(), divide, duplicates == Duplicates::Drop, threads)

@@ -622,3 +622,80 @@ pub fn diagram<R: Rules>(pos: &Position<R>) -> String {
     out.push('\n');
     out
 }
+
+// ---------------------------------------------------------------------------------------
+// Hub move numberings
+
+/// The square numbering of Hub moves. `Internal` is the numbering of Hub position strings
+/// (lidraughts, pydraughts 0.5); `Variant` is the rule set's own numbering that pydraughts
+/// 0.6 uses for moves: on russian-style boards 1 = a1, 2 = c1 … 32 = h8; english its own
+/// numbers; turkish 1 = a1 … 64 = h8; the same as `Internal` elsewhere.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MoveNumbering {
+    /// The Hub position string order.
+    Internal,
+    /// The rule set's own numbering (pydraughts 0.6 moves).
+    Variant,
+}
+
+/// The `Variant` number of Hub (internal) square `n`, if `n` exists.
+pub fn hub_square_to_variant<R: Rules>(n: usize) -> Option<usize> {
+    let i = from_hub_number::<R>(n)?;
+    Some(match R::BASE {
+        Base::English => i + 1,
+        Base::Russian | Base::Ukrainian | Base::Brazilian | Base::Czech => {
+            let (file, rank) = file_rank::<R>(i);
+            (rank - 1) * 4 + file / 2 + 1
+        }
+        Base::Turkish => {
+            let (file, rank) = file_rank::<R>(i);
+            (rank - 1) * 8 + file + 1
+        }
+        _ => n,
+    })
+}
+
+/// The Hub (internal) number of `Variant` square `v`, if `v` exists.
+pub fn variant_square_to_hub<R: Rules>(v: usize) -> Option<usize> {
+    (1..=squares::<R>()).find(|&n| hub_square_to_variant::<R>(n) == Some(v))
+}
+
+/// A Hub move written in numbering `from` rewritten in numbering `to`.
+pub fn renumber_hub_move<R: Rules>(
+    text: &str,
+    from: MoveNumbering,
+    to: MoveNumbering,
+) -> Result<String> {
+    if from == to {
+        return Ok(text.to_string());
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut number = String::new();
+    let flush = |number: &mut String, out: &mut String| -> Result<()> {
+        if number.is_empty() {
+            return Ok(());
+        }
+        let n: usize =
+            number.parse().map_err(|_| Error(format!("bad square \"{}\"", shown(number))))?;
+        let mapped = match from {
+            MoveNumbering::Internal => hub_square_to_variant::<R>(n),
+            MoveNumbering::Variant => variant_square_to_hub::<R>(n),
+        };
+        match mapped {
+            Some(m) => out.push_str(&m.to_string()),
+            None => bail!("square {n} does not exist (squares 1-{})", squares::<R>()),
+        }
+        number.clear();
+        Ok(())
+    };
+    for c in text.trim().chars() {
+        if c.is_ascii_digit() {
+            number.push(c);
+        } else {
+            flush(&mut number, &mut out)?;
+            out.push(c);
+        }
+    }
+    flush(&mut number, &mut out)?;
+    Ok(out)
+}

@@ -103,11 +103,20 @@ fn unpack(d: u64) -> Option<(Entry, u8)> {
 impl Table {
     /// A table of `mib` MiB (at least one bucket).
     pub fn new(mib: usize) -> Table {
+        Table::try_new(mib).unwrap_or_else(|_| Table::try_new(1).expect("1 MiB"))
+    }
+
+    /// A table of `mib` MiB, or an error when the memory cannot be had.
+    pub fn try_new(mib: usize) -> Result<Table, String> {
         let bytes = mib.saturating_mul(1 << 20);
         let buckets = (bytes / (ENTRY_BYTES * BUCKET)).max(1);
-        let words =
-            std::iter::repeat_with(|| AtomicU64::new(0)).take(buckets * BUCKET * 2).collect();
-        Table { words, buckets, age: AtomicU8::new(0) }
+        let n = buckets * BUCKET * 2;
+        let mut words: Vec<AtomicU64> = Vec::new();
+        words
+            .try_reserve_exact(n)
+            .map_err(|_| format!("cannot allocate a {mib} MiB hash table"))?;
+        words.extend(std::iter::repeat_with(|| AtomicU64::new(0)).take(n));
+        Ok(Table { words, buckets, age: AtomicU8::new(0) })
     }
 
     /// Size in MiB.

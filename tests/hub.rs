@@ -1,0 +1,431 @@
+//! Hub protocol transcripts: the engine runs as a child process, as clients run it.
+
+use kondavo::notation::{parse_hub_move, parse_position};
+use kondavo::position::Position;
+use kondavo::variant::Variant;
+use kondavo::with_rules;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+const WAIT: Duration = Duration::from_secs(20);
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kondavo"))
+            .arg("hub")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("kondavo starts");
+        let stdout = child.stdout.take().unwrap();
+        let stderr = child.stderr.take().unwrap();
+        let (tx, lines) = channel();
+        let tx2 = tx.clone();
+        std::thread::spawn(move || {
+            for l in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = tx.send(l);
+            }
+        });
+        // Standard error is merged, as pydraughts does: nothing there may look like protocol.
+        std::thread::spawn(move || {
+            for l in BufReader::new(stderr).lines().map_while(Result::ok) {
+                let _ = tx2.send(format!("stderr: {l}"));
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine { child, stdin, lines }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn next(&mut self) -> String {
+        let line = self.lines.recv_timeout(WAIT).expect("a line from the engine");
+        assert!(!line.starts_with("stderr:"), "unexpected log line: {line}");
+        line
+    }
+
+    /// Lines up to and including the first one starting with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        loop {
+            let l = self.next();
+            let stop = l.starts_with(prefix);
+            out.push(l);
+            if stop {
+                return out;
+            }
+        }
+    }
+
+    fn handshake(&mut self) {
+        self.send("hub");
+        self.until("wait");
+        self.send("init");
+        assert_eq!(self.next(), "ready");
+    }
+
+    fn close(mut self) -> std::process::ExitStatus {
+        drop(self.stdin.take());
+        let start = Instant::now();
+        loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                return s;
+            }
+            assert!(start.elapsed() < WAIT, "engine did not quit on end of input");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Splits a Hub line as pydraughts does: tokens outside quotes, each `key=value`.
+fn fields(line: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = line.split_once(' ').map(|(_, r)| r).unwrap_or("");
+    while !rest.is_empty() {
+        rest = rest.trim_start();
+        let (key, after) = rest.split_once('=').unwrap_or_else(|| panic!("bare token in {line}"));
+        assert!(!key.contains(' ') && !key.is_empty(), "bad key in {line}");
+        let (value, next) = if let Some(q) = after.strip_prefix('"') {
+            let end = q.find('"').unwrap_or_else(|| panic!("unterminated quote in {line}"));
+            (q[..end].to_string(), &q[end + 1..])
+        } else {
+            let end = after.find(' ').unwrap_or(after.len());
+            (after[..end].to_string(), &after[end..])
+        };
+        assert!(!value.contains('='), "'=' inside a value in {line}");
+        out.push((key.to_string(), value));
+        rest = next;
+    }
+    out
+}
+
+fn get<'a>(f: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    f.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+}
+
+/// Checks an `info` line as clients read it.
+fn check_info(line: &str) {
+    assert!(line.starts_with("info "), "{line}");
+    assert!(line.contains(" pv=\""), "pv must be quoted: {line}");
+    let f = fields(line);
+    for key in ["depth", "nodes"] {
+        get(&f, key).unwrap_or_else(|| panic!("no {key}: {line}")).parse::<u64>().expect("integer");
+    }
+    for key in ["score", "time", "nps"] {
+        get(&f, key).unwrap_or_else(|| panic!("no {key}: {line}")).parse::<f64>().expect("number");
+    }
+    let score = get(&f, "score").unwrap();
+    assert!(score.split_once('.').is_some_and(|(_, d)| d.len() == 2), "two decimals: {line}");
+}
+
+/// The `move=` and `ponder=` of a `done` line.
+fn done(line: &str) -> (String, Option<String>) {
+    assert!(line.starts_with("done move="), "{line}");
+    let f = fields(line);
+    assert!(f.len() <= 2 && f[0].0 == "move", "{line}");
+    (f[0].1.clone(), get(&f, "ponder").map(str::to_string))
+}
+
+#[test]
+fn handshake_declares_params_with_variant_first_and_values_last() {
+    let mut e = Engine::start();
+    e.send("hub");
+    let lines = e.until("wait");
+    assert!(lines[0].starts_with("id name=kondavo "), "{lines:?}");
+    let variant = lines.iter().find(|l| l.contains("name=variant")).expect("variant param");
+    assert!(
+        variant.starts_with("param name=variant value=international type=enum values=\""),
+        "{variant}"
+    );
+    assert!(variant.ends_with(
+        "international brazilian russian ukrainian english italian spanish czech turkish\""
+    ));
+    for l in &lines {
+        fields(l);
+    }
+    for name in
+        ["optional-capture", "threads", "hash", "tt-size", "ponder", "multipv", "move-numbering"]
+    {
+        assert!(lines.iter().any(|l| l.starts_with(&format!("param name={name} "))), "{name}");
+    }
+    e.send("init");
+    assert_eq!(e.next(), "ready");
+    e.send("quit");
+    assert!(e.close().success());
+}
+
+#[test]
+fn every_rule_set_thinks_and_plays_a_legal_move() {
+    let mut e = Engine::start();
+    e.handshake();
+    for name in [
+        "normal",
+        "brazilian",
+        "russian",
+        "ukrainian",
+        "american",
+        "italian",
+        "spanish",
+        "czech",
+        "turkish",
+    ] {
+        e.send(&format!("set-param name=variant value={name}"));
+        e.send("new-game");
+        e.send("pos");
+        e.send("level depth=5");
+        e.send("go think");
+        let lines = e.until("done");
+        let (infos, last) = lines.split_at(lines.len() - 1);
+        assert!(!infos.is_empty(), "{name}: no info");
+        infos.iter().for_each(|l| check_info(l));
+        let (mv, ponder) = done(&last[0]);
+        let v: Variant = name.parse().unwrap();
+        with_rules!(v, R => {
+            let start = Position::<R>::start();
+            let m = parse_hub_move(&start, &mv).unwrap_or_else(|err| panic!("{name}: {mv}: {err}"));
+            if let Some(p) = ponder {
+                parse_hub_move(&start.after(m), &p).unwrap_or_else(|err| panic!("{name}: ponder {p}: {err}"));
+            }
+        });
+    }
+}
+
+#[test]
+fn positions_with_moves_and_captures_in_any_order() {
+    let mut e = Engine::start();
+    e.handshake();
+    // International: after 32-28 19-23, white must take: 28x19 (captured square last).
+    e.send("pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww moves=\"32-28 19-23\"");
+    e.send("level depth=3");
+    e.send("go think");
+    let (mv, _) = done(e.until("done").last().unwrap());
+    assert_eq!(mv, "28x19x23");
+    // Russian game written with captured squares in any order.
+    e.send("set-param name=variant value=russian");
+    e.send("pos moves=\"22-18 11-15 18x11x15\"");
+    e.send("level depth=2");
+    e.send("go think");
+    let (mv, _) = done(e.until("done").last().unwrap());
+    let v: Variant = "russian".parse().unwrap();
+    with_rules!(v, R => {
+        let mut pos = Position::<R>::start();
+        for m in ["22-18", "11-15", "18x11x15"] {
+            pos = pos.after(parse_hub_move(&pos, m).unwrap());
+        }
+        parse_hub_move(&pos, &mv).unwrap();
+    });
+}
+
+#[test]
+fn pondering_never_ends_by_itself() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("pos");
+    e.send("level depth=3");
+    e.send("go ponder");
+    // Depth 3 takes milliseconds, but a ponder search waits for ponder-hit or stop.
+    let until = Instant::now() + Duration::from_millis(400);
+    while let Some(left) = until.checked_duration_since(Instant::now()) {
+        match e.lines.recv_timeout(left) {
+            Ok(l) => assert!(l.starts_with("info "), "{l}"),
+            Err(_) => break,
+        }
+    }
+    e.send("stop");
+    let lines = e.until("done");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("done")).count(), 1);
+}
+
+#[test]
+fn pondering_ends_on_ponder_hit_with_the_time_limit_or_on_stop() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("pos");
+    e.send("level move-time=0.3");
+    e.send("go ponder");
+    std::thread::sleep(Duration::from_millis(300));
+    let hit = Instant::now();
+    e.send("ponder-hit");
+    let lines = e.until("done");
+    assert!(hit.elapsed() < Duration::from_secs(5), "{:?}", hit.elapsed());
+    assert_eq!(lines.iter().filter(|l| l.starts_with("done")).count(), 1);
+    // And with stop instead.
+    e.send("pos");
+    e.send("level move-time=0.3");
+    e.send("go ponder");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    let (mv, _) = done(e.until("done").last().unwrap());
+    assert!(!mv.is_empty());
+    e.send("ping");
+    assert_eq!(e.next(), "pong");
+}
+
+#[test]
+fn ping_is_answered_during_a_search() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("pos");
+    e.send("go analyze");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("ping");
+    let lines = e.until("pong");
+    assert!(lines.iter().all(|l| l.starts_with("info") || l == "pong"), "{lines:?}");
+    e.send("stop");
+    let lines = e.until("done");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("done")).count(), 1);
+}
+
+#[test]
+fn idle_stop_and_ponder_hit_print_nothing() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("stop");
+    e.send("ponder-hit");
+    e.send("set-param name=initial-time value=300");
+    e.send("");
+    e.send("ping");
+    assert_eq!(e.next(), "pong");
+}
+
+#[test]
+fn another_line_during_a_search_ends_it_first() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("pos");
+    e.send("go analyze");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("hub");
+    let lines = e.until("wait");
+    let done_at = lines.iter().position(|l| l.starts_with("done")).expect("done");
+    let id_at = lines.iter().position(|l| l.starts_with("id ")).expect("id");
+    assert!(done_at < id_at, "{lines:?}");
+}
+
+#[test]
+fn multipv_analysis_reports_each_line() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("set-param name=multipv value=3");
+    e.send("pos");
+    e.send("level depth=6");
+    e.send("go analyze");
+    let lines = e.until("done");
+    for k in 1..=3 {
+        let tag = format!("multipv={k} ");
+        let depth6 = lines.iter().filter(|l| l.contains(&tag) && l.contains("depth=6 ")).count();
+        assert_eq!(depth6, 1, "line {k}: {lines:?}");
+    }
+    let first_moves: Vec<String> = lines
+        .iter()
+        .filter(|l| l.contains("depth=6 "))
+        .map(|l| get(&fields(l), "pv").unwrap().split(' ').next().unwrap().to_string())
+        .collect();
+    assert_eq!(first_moves.len(), 3);
+    assert!(
+        first_moves[0] != first_moves[1]
+            && first_moves[1] != first_moves[2]
+            && first_moves[0] != first_moves[2]
+    );
+}
+
+#[test]
+fn bad_input_gets_an_error_and_the_engine_keeps_going() {
+    let mut e = Engine::start();
+    e.handshake();
+    let cases: [(&str, &str); 9] = [
+        ("pos pos=Wbbb", "bad position"),
+        ("pos moves=\"32-28 32-28\"", "illegal move"),
+        ("frobnicate now", "unknown command"),
+        ("set-param name=threads value=lots", "threads"),
+        ("set-param name=hash value=0", "hash"),
+        ("set-param name=variant value=frisian", "frisian"),
+        ("pos moves=\"32-28", "unterminated"),
+        ("level depth=deep", "depth"),
+        ("go sideways", "go"),
+    ];
+    for (line, needle) in cases {
+        e.send(line);
+        let reply = e.next();
+        assert!(reply.starts_with("error message="), "{line}: {reply}");
+        assert!(reply.contains(needle), "{line}: {reply}");
+        fields(&reply);
+    }
+    // Binary bytes and a huge line.
+    e.send_bytes(b"\xff\xfe\x00\x01 go\n");
+    assert!(e.next().starts_with("error message="));
+    e.send(&"x".repeat(2 << 20));
+    assert!(e.next().starts_with("error message="));
+    // The old values were kept: the variant is still international, threads 1.
+    e.send("hub");
+    let lines = e.until("wait");
+    assert!(lines.iter().any(|l| l.starts_with("param name=variant value=international ")));
+    assert!(lines.iter().any(|l| l.starts_with("param name=threads value=1 ")));
+    // The previous position was kept: white to move at the start.
+    e.send("level depth=2");
+    e.send("go think");
+    let (mv, _) = done(e.until("done").last().unwrap());
+    parse_hub_move(&parse_position::<kondavo::rules::International>("start").unwrap(), &mv)
+        .unwrap();
+    e.send("quit");
+    assert!(e.close().success());
+}
+
+#[test]
+fn end_of_input_quits_even_during_a_search() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("pos");
+    e.send("go analyze");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(e.close().success());
+}
+
+#[test]
+fn pydraughts_06_numbering_is_detected_from_an_illegal_move_list() {
+    // Russian in the rule set's own numbering (1 = a1): c3-d4 is 10-14 (internally 22-18).
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("set-param name=variant value=russian");
+    e.send("pos moves=\"10-14\"");
+    e.send("level depth=4");
+    e.send("go think");
+    let (mv, _) = done(e.until("done").last().unwrap());
+    // The reply is in the same numbering: Black's men stand on 21-32 there.
+    let from: usize = mv.split(['-', 'x']).next().unwrap().parse().unwrap();
+    assert!((21..=32).contains(&from), "{mv}");
+    // Set explicitly, it works from the first move.
+    e.send("set-param name=move-numbering value=variant");
+    e.send("pos");
+    e.send("level depth=4");
+    e.send("go think");
+    let (mv, _) = done(e.until("done").last().unwrap());
+    let from: usize = mv.split(['-', 'x']).next().unwrap().parse().unwrap();
+    assert!((9..=12).contains(&from), "{mv}");
+}
