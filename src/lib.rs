@@ -4,6 +4,7 @@
 //! (`rules`) with the one runtime dispatch (`variant`), positions (`position`), moves and
 //! their generation (`moves`, `movegen`), and positions and moves as text (`notation`).
 
+pub mod analyze;
 pub mod bench;
 pub mod bitboard;
 pub mod color;

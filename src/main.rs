@@ -1,13 +1,13 @@
 //! The `kondavo` command line.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use kondavo::engine::{Engine, GameSpec, Options};
+use kondavo::engine::{Engine, Options};
 use kondavo::error::{Error, Result};
 use kondavo::notation;
 use kondavo::perft;
 use kondavo::position::Position;
 use kondavo::rules::Rules;
-use kondavo::search::{Control, Limits, Mode};
+use kondavo::search::Limits;
 use kondavo::variant::Base;
 use kondavo::variant::Variant;
 use kondavo::with_rules;
@@ -100,6 +100,15 @@ enum Command {
         /// Hash table size in MiB.
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
         hash: u64,
+        /// Report the K best moves of each position.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+        multipv: u32,
+        /// Write JSON lines instead of text lines.
+        #[arg(long)]
+        json: bool,
+        /// Read positions from this file instead of standard input.
+        #[arg(long)]
+        input: Option<std::path::PathBuf>,
     },
     /// Show a position: board diagram, side to move, FEN and legal moves.
     #[command(alias = "d")]
@@ -164,8 +173,25 @@ fn main() -> ExitCode {
         Command::Bench { variant, depth, threads, hash } => {
             run_bench(variant, depth, threads, hash)
         }
-        Command::Analyze { variant, depth, nodes, movetime, threads, hash } => {
-            run_analyze(variant, depth, nodes, movetime, threads, hash)
+        Command::Analyze {
+            variant,
+            depth,
+            nodes,
+            movetime,
+            threads,
+            hash,
+            multipv,
+            json,
+            input,
+        } => {
+            let options = Options {
+                variant,
+                threads: threads as usize,
+                hash_mib: hash as usize,
+                multipv: multipv as usize,
+                ..Options::default()
+            };
+            run_analyze(options, depth, nodes, movetime, json, input)
         }
     };
     match result {
@@ -262,12 +288,12 @@ fn run_bench(variant: Option<Variant>, depth: u32, threads: u32, hash: u64) -> R
 }
 
 fn run_analyze(
-    variant: Variant,
+    options: Options,
     depth: Option<u32>,
     nodes: Option<u64>,
     movetime: Option<f64>,
-    threads: u32,
-    hash: u64,
+    json: bool,
+    input: Option<std::path::PathBuf>,
 ) -> Result<()> {
     let mut limits = Limits { depth, nodes, ..Limits::default() };
     if depth.is_none() && nodes.is_none() {
@@ -279,46 +305,58 @@ fn run_analyze(
         }
         limits.movetime = Some(Duration::from_secs_f64(secs));
     }
-    let options = Options {
-        variant,
-        threads: threads as usize,
-        hash_mib: hash as usize,
-        ..Options::default()
+    let lines: Box<dyn Iterator<Item = std::io::Result<String>>> = match &input {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Error(format!("cannot read {}: {e}", path.display())))?;
+            Box::new(text.lines().map(|l| Ok(l.to_string())).collect::<Vec<_>>().into_iter())
+        }
+        None => Box::new(std::io::stdin().lock().lines()),
+    };
+    let total = input.as_ref().and_then(|p| std::fs::read_to_string(p).ok()).map(|t| {
+        t.lines().filter(|l| !l.trim().is_empty() && !l.trim().starts_with('#')).count() as u64
+    });
+    // The progress bar goes to standard error, and only to a terminal.
+    let bar = if std::io::stderr().is_terminal() {
+        match total {
+            Some(n) => indicatif::ProgressBar::new(n),
+            None => indicatif::ProgressBar::new_spinner(),
+        }
+    } else {
+        indicatif::ProgressBar::hidden()
     };
     let engine = Engine::new(options);
-    let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
-    let mut failed = false;
-    for (n, line) in stdin.lock().lines().enumerate() {
-        let line = line.map_err(|e| Error(format!("cannot read standard input: {e}")))?;
+    let mut failed = 0;
+    for (n, line) in lines.enumerate() {
+        let line = line.map_err(|e| Error(format!("cannot read the input: {e}")))?;
         let text = line.trim();
         if text.is_empty() || text.starts_with('#') {
             continue;
         }
-        let spec = GameSpec { start: text.to_string(), moves: Vec::new() };
-        let control = Control::new();
-        match engine.search(&spec, &limits, Mode::Analyze, &control, &mut |_| {}) {
-            Ok(done) => {
-                let pv: Vec<&str> = done.pv.iter().map(|m| m.native.as_str()).collect();
-                let best = done.best.as_ref().map_or("none", |m| m.native.as_str());
-                let _ = writeln!(
-                    out,
-                    "best={best} score={} depth={} nodes={} pv=\"{}\"",
-                    done.score.to_hub(),
-                    done.depth,
-                    done.nodes,
-                    pv.join(" ")
-                );
-            }
+        let printed = match kondavo::analyze::analyze(&engine, text, &limits) {
+            Ok(a) if json => a.to_json(),
+            Ok(a) => a.to_text(),
             Err(e) => {
-                failed = true;
-                let _ = writeln!(out, "error line={} message=\"{}\"", n + 1, e.0.replace('"', "'"));
+                failed += 1;
+                let message = e.0.replace('"', "'");
+                if json {
+                    serde_json::json!({ "position": text, "line": n + 1, "error": message })
+                        .to_string()
+                } else {
+                    format!("error line={} message=\"{message}\"", n + 1)
+                }
             }
-        }
-        let _ = out.flush();
+        };
+        bar.suspend(|| {
+            let _ = writeln!(out, "{printed}");
+            let _ = out.flush();
+        });
+        bar.inc(1);
     }
-    if failed {
-        return Err(Error("some positions could not be analysed".into()));
+    bar.finish_and_clear();
+    if failed > 0 {
+        return Err(Error(format!("{failed} position(s) could not be analysed")));
     }
     Ok(())
 }

@@ -97,3 +97,60 @@ fn show_prints_diagram_fen_and_legal_moves() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("illegal move"), "{}", stderr(&o));
 }
+
+fn kondavo_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kondavo"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("kondavo runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn analyze_writes_one_line_per_position() {
+    let o = kondavo_stdin(&["analyze", "--depth", "6"], "start\n\n# a comment\nW:W32:B28\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[0].starts_with("best=") && lines[0].contains(" pv=\""), "{out}");
+    assert!(lines[1].starts_with("best=32x23 score=99.99 "), "{out}");
+}
+
+#[test]
+fn analyze_json_multipv_and_errors() {
+    let o = kondavo_stdin(
+        &["analyze", "-v", "russian", "--nodes", "20000", "--multipv", "3", "--json"],
+        "start\nnonsense\n",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let out = stdout(&o);
+    let lines: Vec<serde_json::Value> =
+        out.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    assert_eq!(lines.len(), 2);
+    let first = &lines[0];
+    assert_eq!(first["position"], "start");
+    let pvs = first["lines"].as_array().expect("lines");
+    assert_eq!(pvs.len(), 3);
+    assert_eq!(pvs[0]["move"], first["move"]);
+    let moves: Vec<&str> = pvs.iter().map(|l| l["move"].as_str().unwrap()).collect();
+    assert!(moves[0] != moves[1] && moves[1] != moves[2], "{moves:?}");
+    assert!(lines[1]["error"].as_str().unwrap().contains("nonsense"));
+    // Input from a file.
+    let dir = std::env::temp_dir().join(format!("kondavo-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("positions.txt");
+    std::fs::write(&file, "start\nW:WK46:B28\n").unwrap();
+    let o = kondavo(&["analyze", "--depth", "3", "--input", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 2);
+    let o = kondavo(&["analyze", "--input", "/nonexistent/file"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(dir);
+}

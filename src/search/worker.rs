@@ -161,7 +161,7 @@ impl<'a, R: Eval> Worker<'a, R> {
                 rm.previous = rm.score;
             }
             for line in 0..lines {
-                self.aspiration(depth, line);
+                self.aspiration(depth, line, report);
                 if self.stopped {
                     break;
                 }
@@ -192,12 +192,16 @@ impl<'a, R: Eval> Worker<'a, R> {
                 report(&info);
             }
         } else if self.stopped {
-            // A move searched in the interrupted iteration may have beaten the last best.
+            // A move searched in the interrupted iteration may have beaten the last best; the
+            // client then hears of it before `done`.
             let rm = &self.root_moves[0];
-            if rm.score > result.score {
+            if rm.score > result.score && Some(rm.mv) != result.best {
                 result.best = Some(rm.mv);
                 result.ponder = rm.pv.get(1).copied();
                 result.score = rm.score;
+                if self.is_main() {
+                    report(&self.info(self.root_depth as u32, 0));
+                }
             }
         }
         self.shared.nodes.fetch_add(self.nodes & 255, Ordering::Relaxed);
@@ -219,8 +223,8 @@ impl<'a, R: Eval> Worker<'a, R> {
 
     fn should_go_deeper(&self, depth: i32) -> bool {
         let best = self.root_moves[0].score;
-        if self.input.mode == Mode::Think
-            && self.timed()
+        if !self.input.limits.infinite
+            && !self.shared.control.is_pondering()
             && best.plies_to_end().is_some_and(|n| depth > n + 2)
         {
             return false; // a forced result found, and searched well past it
@@ -235,7 +239,7 @@ impl<'a, R: Eval> Worker<'a, R> {
     }
 
     /// Searches root line `line` at `depth` with an aspiration window around its last score.
-    fn aspiration(&mut self, depth: i32, line: usize) {
+    fn aspiration(&mut self, depth: i32, line: usize, report: &mut dyn FnMut(&Info)) {
         let previous = self.root_moves[line].previous;
         let mut delta = 30;
         let (mut alpha, mut beta) = if depth >= 5 && previous.0.abs() < Score::WIN_THRESHOLD.0 {
@@ -244,7 +248,7 @@ impl<'a, R: Eval> Worker<'a, R> {
             (-Score::INFINITE, Score::INFINITE)
         };
         loop {
-            let score = self.root_search(depth, alpha, beta, line);
+            let score = self.root_search(depth, alpha, beta, line, report);
             self.root_moves[line..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             if self.stopped {
                 return;
@@ -264,7 +268,14 @@ impl<'a, R: Eval> Worker<'a, R> {
         }
     }
 
-    fn root_search(&mut self, depth: i32, mut alpha: Score, beta: Score, line: usize) -> Score {
+    fn root_search(
+        &mut self,
+        depth: i32,
+        mut alpha: Score,
+        beta: Score,
+        line: usize,
+        report: &mut dyn FnMut(&Info),
+    ) -> Score {
         let root = self.input.root;
         let counters = self.input.counters;
         let mut best = -Score::INFINITE;
@@ -300,6 +311,16 @@ impl<'a, R: Eval> Worker<'a, R> {
             best = best.max(score);
             if score > alpha {
                 alpha = score;
+                // A new best move inside an iteration is news on a long search.
+                if i > line
+                    && self.is_main()
+                    && score < beta
+                    && self.shared.started.elapsed() > std::time::Duration::from_secs(1)
+                {
+                    let mut info = self.info(depth as u32, i);
+                    info.multipv = line + 1;
+                    report(&info);
+                }
                 if alpha >= beta {
                     break;
                 }
