@@ -16,6 +16,7 @@ pub mod geometry;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod pdn;
 pub mod perft;
 pub mod position;
 pub mod protocol;

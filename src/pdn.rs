@@ -1,0 +1,256 @@
+//! PDN (Portable Draughts Notation) games: writing and reading.
+//!
+//! Writing follows PDN 3.0 as draughts programs read it: tags (`Event`, `White`, `Black`,
+//! `Result`, `GameType` with the rule set's code, `FEN` when not the start position, and
+//! whatever else the caller adds), then the moves in native notation with move numbers, then
+//! the result. Results are `2-0`, `1-1`, `0-2` (FMJD style) except in english, which uses
+//! `1-0`, `1/2-1/2`, `0-1`; both styles are read everywhere.
+//!
+//! Reading is tolerant: comments `{…}`, variations `(…)`, NAGs `$n`, `!`/`?`, move numbers in
+//! any of `1.`, `1...`, `1. ...`, and several games in one text.
+
+use crate::bail;
+use crate::error::Result;
+use crate::variant::{Base, Variant};
+
+/// The result of a game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GameResult {
+    /// White won.
+    WhiteWins,
+    /// Black won.
+    BlackWins,
+    /// A draw.
+    Draw,
+    /// Not finished or not known (`*`).
+    Unknown,
+}
+
+impl GameResult {
+    /// The PDN token for `base`.
+    pub fn to_pdn(self, base: Base) -> &'static str {
+        let english = base == Base::English;
+        match (self, english) {
+            (GameResult::WhiteWins, false) => "2-0",
+            (GameResult::BlackWins, false) => "0-2",
+            (GameResult::Draw, false) => "1-1",
+            (GameResult::WhiteWins, true) => "1-0",
+            (GameResult::BlackWins, true) => "0-1",
+            (GameResult::Draw, true) => "1/2-1/2",
+            (GameResult::Unknown, _) => "*",
+        }
+    }
+
+    /// Reads a result token in either style.
+    pub fn from_pdn(token: &str) -> Option<GameResult> {
+        Some(match token {
+            "2-0" | "1-0" => GameResult::WhiteWins,
+            "0-2" | "0-1" => GameResult::BlackWins,
+            "1-1" | "1/2-1/2" | "0-0" => GameResult::Draw,
+            "*" => GameResult::Unknown,
+            _ => return None,
+        })
+    }
+}
+
+/// One game: its tags in order, its moves as written, and its result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PdnGame {
+    /// Tag pairs in file order.
+    pub tags: Vec<(String, String)>,
+    /// Moves in the order played (native notation as written).
+    pub moves: Vec<String>,
+    /// The result token at the end of the moves, or the `Result` tag.
+    pub result: GameResult,
+}
+
+impl PdnGame {
+    /// The value of tag `name`.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    /// The rule set, from the `Variant` tag or the `GameType` code.
+    pub fn variant(&self) -> Option<Variant> {
+        if let Some(v) = self.tag("Variant").and_then(|v| v.parse::<Variant>().ok()) {
+            return Some(v);
+        }
+        let code: u32 = self.tag("GameType")?.split(',').next()?.trim().parse().ok()?;
+        Base::ALL
+            .into_iter()
+            .find(|b| b.pdn_gametype().starts_with(&format!("{code},")))
+            .map(Variant::new)
+    }
+}
+
+/// Writes one game. `tags` come first in the given order (the caller includes `Result`);
+/// `first_mover_starts` tells whether the first move is by the side that moves first in the
+/// rule set (`1. a b`) or by the other (`1... a`).
+pub fn write_game(
+    tags: &[(String, String)],
+    moves: &[String],
+    first_mover_starts: bool,
+    result: &str,
+) -> String {
+    let mut out = String::new();
+    for (k, v) in tags {
+        out.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "'")));
+    }
+    out.push('\n');
+    let mut tokens: Vec<String> = Vec::new();
+    let mut number = 1;
+    let mut half = usize::from(!first_mover_starts);
+    for (i, m) in moves.iter().enumerate() {
+        if half == 0 {
+            tokens.push(format!("{number}."));
+        } else if i == 0 {
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(m.clone());
+        half += 1;
+        if half == 2 {
+            half = 0;
+            number += 1;
+        }
+    }
+    tokens.push(result.to_string());
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+/// Removes `{…}` comments and `(…)` variations (nested ones too).
+fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let (mut braces, mut parens) = (0usize, 0usize);
+    for c in text.chars() {
+        match c {
+            '{' => braces += 1,
+            '}' if braces > 0 => braces -= 1,
+            '(' if braces == 0 => parens += 1,
+            ')' if braces == 0 && parens > 0 => parens -= 1,
+            _ if braces == 0 && parens == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Reads every game of a PDN text.
+pub fn parse_pdn(text: &str) -> Result<Vec<PdnGame>> {
+    let mut games = Vec::new();
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut movetext = String::new();
+    let flush = |tags: &mut Vec<(String, String)>,
+                 movetext: &mut String,
+                 games: &mut Vec<PdnGame>|
+     -> Result<()> {
+        if tags.is_empty() && movetext.trim().is_empty() {
+            return Ok(());
+        }
+        let body = strip_comments(movetext);
+        let mut moves = Vec::new();
+        let mut result = None;
+        for raw in body.split_whitespace() {
+            // "12.32-28" and "12...19-23" carry their number glued on.
+            let t = match raw.rfind('.') {
+                Some(i) if raw[..i].bytes().all(|b| b.is_ascii_digit() || b == b'.') => {
+                    &raw[i + 1..]
+                }
+                _ => raw,
+            };
+            if t.is_empty() {
+                continue;
+            }
+            if t.starts_with('$') {
+                continue;
+            }
+            if let Some(r) = GameResult::from_pdn(t) {
+                result = Some(r);
+                continue;
+            }
+            let t = t.trim_end_matches(['!', '?']);
+            if !t.is_empty() {
+                moves.push(t.to_string());
+            }
+        }
+        let result = result
+            .or_else(|| {
+                tags.iter().find(|(k, _)| k == "Result").and_then(|(_, v)| GameResult::from_pdn(v))
+            })
+            .unwrap_or(GameResult::Unknown);
+        games.push(PdnGame { tags: std::mem::take(tags), moves, result });
+        movetext.clear();
+        Ok(())
+    };
+    for line in text.lines() {
+        let l = line.trim();
+        if l.starts_with('[') {
+            if !movetext.trim().is_empty() {
+                flush(&mut tags, &mut movetext, &mut games)?;
+            }
+            let inner = l.trim_start_matches('[').trim_end_matches(']');
+            let Some((name, rest)) = inner.split_once(char::is_whitespace) else {
+                bail!("bad PDN tag line: {}", l.chars().take(40).collect::<String>());
+            };
+            let value = rest.trim().trim_matches('"').to_string();
+            tags.push((name.to_string(), value));
+        } else {
+            movetext.push_str(l);
+            movetext.push('\n');
+            // A result ends the game.
+            if l.split_whitespace().any(|t| GameResult::from_pdn(t).is_some()) {
+                flush(&mut tags, &mut movetext, &mut games)?;
+            }
+        }
+    }
+    flush(&mut tags, &mut movetext, &mut games)?;
+    Ok(games)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn written_games_read_back() {
+        let tags = vec![
+            ("Event".to_string(), "test".to_string()),
+            ("GameType".to_string(), Base::Russian.pdn_gametype().to_string()),
+            ("Result".to_string(), "2-0".to_string()),
+        ];
+        let moves: Vec<String> =
+            ["c3-d4", "f6-e5", "d4:f6", "g7:e5"].iter().map(|s| s.to_string()).collect();
+        let text = write_game(&tags, &moves, true, "2-0");
+        assert!(text.contains("1. c3-d4 f6-e5 2. d4:f6 g7:e5 2-0"), "{text}");
+        let twice = format!("{text}{}", write_game(&tags, &moves[1..], false, "*"));
+        let games = parse_pdn(&twice).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].moves, moves);
+        assert_eq!(games[0].result, GameResult::WhiteWins);
+        assert_eq!(games[0].variant(), Some(Variant::new(Base::Russian)));
+        assert_eq!(games[1].moves, moves[1..].to_vec());
+        assert!(twice.contains("1... f6-e5"));
+    }
+
+    #[test]
+    fn reader_skips_comments_variations_and_numbers() {
+        let text = "[GameType \"20\"]\n1.32-28 {a comment} 19-23 (2. 28x19 14x23) 2. 28x19!? $1 14x23 3... 1/2-1/2\n";
+        let games = parse_pdn(text).unwrap();
+        assert_eq!(games[0].moves, vec!["32-28", "19-23", "28x19", "14x23"]);
+        assert_eq!(games[0].result, GameResult::Draw);
+        assert_eq!(games[0].variant(), Some(Variant::new(Base::International)));
+    }
+}
