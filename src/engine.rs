@@ -66,12 +66,13 @@ pub struct Done {
     pub pv: Vec<MoveText>,
 }
 
-/// A game to search: a start position (FEN, Hub string or `start`) and the moves played.
+/// A game to search: a start position (FEN, Hub string or `start`) and the moves played, in
+/// Hub notation (numeric, internal numbering) or, on algebraic rule sets, native notation.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameSpec {
     /// The start position.
     pub start: String,
-    /// Moves played from it, in native or Hub notation.
+    /// Moves played from it: Hub notation, or algebraic native notation.
     pub moves: Vec<String>,
 }
 
@@ -256,7 +257,7 @@ pub fn build_game<R: Eval>(spec: &GameSpec, options: &Options) -> Result<Game<R>
     let start = notation::parse_position::<R>(&spec.start)?;
     let mut game = Game::new(start, DrawRules::of(R::variant(), options.fmjd_draws));
     for (i, m) in spec.moves.iter().enumerate() {
-        game.play_text(m).map_err(|e| {
+        game.play_protocol(m).map_err(|e| {
             Error(format!("move {} ({}): {}", i + 1, m.chars().take(24).collect::<String>(), e))
         })?;
     }

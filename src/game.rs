@@ -228,9 +228,17 @@ impl<R: Rules> Game<R> {
         Ok(())
     }
 
-    /// Plays a move given as text (native or Hub notation).
+    /// Plays a move typed by a person (native notation first, then Hub notation).
     pub fn play_text(&mut self, text: &str) -> Result<Move> {
         let mv = notation::parse_move(self.position(), text)?;
+        self.play(mv)?;
+        Ok(mv)
+    }
+
+    /// Plays a move sent by a protocol: Hub notation when numeric, native when algebraic
+    /// (see [`notation::parse_protocol_move`]).
+    pub fn play_protocol(&mut self, text: &str) -> Result<Move> {
+        let mv = notation::parse_protocol_move(self.position(), text)?;
         self.play(mv)?;
         Ok(mv)
     }

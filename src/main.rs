@@ -110,6 +110,20 @@ enum Command {
         #[arg(long)]
         input: Option<std::path::PathBuf>,
     },
+    /// Play an engine-against-engine match of Hub engines (game pairs, clocks, PDN, Elo, SPRT).
+    Match(MatchArgs),
+    /// Compute a rating list from PDN files (maximum-likelihood Elo with error bars).
+    Ratings {
+        /// Rule set of the games to rate (others in the files are skipped).
+        #[arg(long, short = 'v', default_value = "international")]
+        variant: Variant,
+        /// Weight of the virtual draw against the pool's average that keeps perfect scores finite.
+        #[arg(long, default_value_t = 0.5)]
+        prior: f64,
+        /// PDN files.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+    },
     /// Show a position: board diagram, side to move, FEN and legal moves.
     #[command(alias = "d")]
     Show {
@@ -167,6 +181,8 @@ fn main() -> ExitCode {
                 run_perft::<R>(depth, fen.as_deref(), divide, duplicates == Duplicates::Drop, threads)
             })
         }
+        Command::Match(args) => run_match(args),
+        Command::Ratings { variant, prior, files } => run_ratings(variant, prior, &files),
         Command::Show { variant, fen, moves } => {
             with_rules!(variant, R => run_show::<R>(&fen, moves.as_deref()))
         }
@@ -357,6 +373,247 @@ fn run_analyze(
     bar.finish_and_clear();
     if failed > 0 {
         return Err(Error(format!("{failed} position(s) could not be analysed")));
+    }
+    Ok(())
+}
+
+/// `kondavo match` arguments.
+#[derive(clap::Args)]
+struct MatchArgs {
+    /// Rule set.
+    #[arg(long, short = 'v', default_value = "international")]
+    variant: Variant,
+    /// An engine command line ("CMD ARGS"); give it twice. Results are for the first.
+    #[arg(long = "engine", required_unless_present = "merge")]
+    engines: Vec<String>,
+    /// Engine names, in the order of --engine (default: the program names).
+    #[arg(long = "name")]
+    names: Vec<String>,
+    /// An engine parameter NAME=VALUE sent to both engines (E1:NAME=VALUE or E2:NAME=VALUE for one).
+    #[arg(long = "option")]
+    options: Vec<String>,
+    /// Games to play (rounded up to whole pairs).
+    #[arg(long, default_value_t = 2)]
+    games: usize,
+    /// Time control: T+I (seconds per game plus increment), movetime=S, depth=D or nodes=N.
+    #[arg(long, default_value = "10+0.1")]
+    tc: String,
+    /// Openings: builtin, or a file of PDN games or FEN lines.
+    #[arg(long, default_value = "builtin")]
+    openings: String,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Append every game to this PDN file.
+    #[arg(long)]
+    pdn: Option<std::path::PathBuf>,
+    /// SPRT: elo0,elo1[,alpha,beta]; the match stops when it is decided.
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Play shard K of N (K/N): a deterministic share of the game pairs.
+    #[arg(long)]
+    shard: Option<String>,
+    /// Seed of the opening order.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Adjudication: draw=MOVES:SCORE,win=MOVES:SCORE (scores in men, both engines agreeing).
+    #[arg(long)]
+    adjudicate: Option<String>,
+    /// Moves (each side) after which a game is drawn.
+    #[arg(long, default_value_t = 200)]
+    max_moves: u32,
+    /// Clock grace for process and pipe latency, in milliseconds.
+    #[arg(long, default_value_t = 100)]
+    margin: u64,
+    /// Seconds an engine may take to start, or to answer under depth and node limits.
+    #[arg(long, default_value_t = 60)]
+    timeout: u64,
+    /// Also write the summary as JSON to this file.
+    #[arg(long)]
+    json: Option<std::path::PathBuf>,
+    /// Combine the results of these PDN files (from shards) instead of playing.
+    #[arg(long, num_args = 1..)]
+    merge: Vec<std::path::PathBuf>,
+    /// PDN Event tag.
+    #[arg(long, default_value = "kondavo match")]
+    event: String,
+}
+
+fn run_match(a: MatchArgs) -> Result<()> {
+    use kondavo::matches::{
+        self, Adjudication, MatchConfig, TimeControl, client, openings, stats::Sprt,
+    };
+    if !a.merge.is_empty() {
+        let texts = a
+            .merge
+            .iter()
+            .map(|p| {
+                std::fs::read_to_string(p)
+                    .map_err(|e| Error(format!("cannot read {}: {e}", p.display())))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let summary = matches::merge(&texts, a.variant, a.names.first().map(String::as_str))?;
+        return print_summary(&summary, a.json.as_deref());
+    }
+    if a.engines.len() != 2 {
+        return Err(Error(format!("give exactly two --engine, not {}", a.engines.len())));
+    }
+    let mut specs = Vec::new();
+    for (i, cmd) in a.engines.iter().enumerate() {
+        let command = client::split_command(cmd).map_err(Error)?;
+        let default_name = std::path::Path::new(&command[0])
+            .file_name()
+            .map_or_else(|| command[0].clone(), |n| n.to_string_lossy().into_owned());
+        let name = a.names.get(i).cloned().unwrap_or(default_name);
+        specs.push(client::EngineSpec { name, command, options: Vec::new() });
+    }
+    if specs[0].name == specs[1].name {
+        specs[0].name.push_str("-1");
+        specs[1].name.push_str("-2");
+    }
+    for o in &a.options {
+        let (target, pair) = match o.split_once(':') {
+            Some(("E1", rest)) => (Some(0), rest),
+            Some(("E2", rest)) => (Some(1), rest),
+            _ => (None, o.as_str()),
+        };
+        let (k, v) = pair
+            .split_once('=')
+            .ok_or_else(|| Error(format!("--option takes NAME=VALUE, not \"{o}\"")))?;
+        for (i, s) in specs.iter_mut().enumerate() {
+            if target.is_none_or(|t| t == i) {
+                s.options.push((k.to_string(), v.to_string()));
+            }
+        }
+    }
+    let openings = if a.openings == "builtin" {
+        openings::builtin(a.variant)?
+    } else {
+        let text = std::fs::read_to_string(&a.openings)
+            .map_err(|e| Error(format!("cannot read {}: {e}", a.openings)))?;
+        openings::from_file(&text, a.variant)?
+    };
+    let shard = match &a.shard {
+        Some(s) => {
+            let (k, n) = s
+                .split_once('/')
+                .ok_or_else(|| Error(format!("--shard takes K/N, not \"{s}\"")))?;
+            let (k, n): (usize, usize) = (
+                k.parse().map_err(|_| Error(format!("bad shard \"{s}\"")))?,
+                n.parse().map_err(|_| Error(format!("bad shard \"{s}\"")))?,
+            );
+            if n == 0 || k == 0 || k > n {
+                return Err(Error(format!("--shard K/N needs 1 <= K <= N, not {s}")));
+            }
+            Some((k, n))
+        }
+        None => None,
+    };
+    if a.games == 0 {
+        return Err(Error("--games must be at least 1".into()));
+    }
+    let cfg = MatchConfig {
+        variant: a.variant,
+        engines: [specs[0].clone(), specs[1].clone()],
+        games: a.games,
+        tc: TimeControl::parse(&a.tc)?,
+        openings,
+        concurrency: a.concurrency.max(1),
+        pdn: a.pdn.clone(),
+        sprt: a.sprt.as_deref().map(Sprt::parse).transpose().map_err(Error)?,
+        shard,
+        seed: a.seed,
+        adjudicate: a
+            .adjudicate
+            .as_deref()
+            .map(Adjudication::parse)
+            .transpose()?
+            .unwrap_or_default(),
+        max_moves: a.max_moves.max(1),
+        margin: Duration::from_millis(a.margin),
+        timeout: Duration::from_secs(a.timeout.max(1)),
+        event: a.event.clone(),
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::new(0)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let summary = matches::run(&cfg, &mut |p| {
+        bar.set_length(p.total as u64);
+        bar.set_position(p.done as u64);
+        let e = p.summary.elo();
+        let w = &p.summary.wdl;
+        bar.set_message(format!(
+            "+{} ={} -{}  elo {:.1} +/- {:.1}",
+            w.wins, w.draws, w.losses, e.elo, e.interval
+        ));
+    })?;
+    bar.finish_and_clear();
+    print_summary(&summary, a.json.as_deref())
+}
+
+fn print_summary(
+    summary: &kondavo::matches::Summary,
+    json: Option<&std::path::Path>,
+) -> Result<()> {
+    if let Some(path) = json {
+        let text = serde_json::to_string_pretty(summary)
+            .map_err(|e| Error(format!("cannot write JSON: {e}")))?;
+        std::fs::write(path, text + "\n")
+            .map_err(|e| Error(format!("cannot write {}: {e}", path.display())))?;
+    }
+    let mut out = std::io::stdout().lock();
+    let _ = write!(out, "{}", summary.to_text());
+    Ok(())
+}
+
+fn run_ratings(variant: Variant, prior: f64, files: &[std::path::PathBuf]) -> Result<()> {
+    use kondavo::matches::ratings::{RatedGame, rate};
+    use kondavo::pdn::{GameResult, parse_pdn};
+    if !prior.is_finite() || prior < 0.0 {
+        return Err(Error(format!("--prior must be zero or positive, not {prior}")));
+    }
+    let mut games = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(f)
+            .map_err(|e| Error(format!("cannot read {}: {e}", f.display())))?;
+        for g in parse_pdn(&text)? {
+            if g.variant().is_some_and(|v| v != variant) {
+                continue;
+            }
+            let score = match g.result {
+                GameResult::WhiteWins => 1.0,
+                GameResult::BlackWins => 0.0,
+                GameResult::Draw => 0.5,
+                GameResult::Unknown => continue,
+            };
+            let (Some(w), Some(b)) = (g.tag("White"), g.tag("Black")) else { continue };
+            games.push(RatedGame { white: w.to_string(), black: b.to_string(), score });
+        }
+    }
+    if games.is_empty() {
+        return Err(Error(format!("no finished {variant} games in the files")));
+    }
+    let list = rate(&games, prior);
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "rating list {variant}: {} games, {} players", games.len(), list.len());
+    let _ = writeln!(
+        out,
+        "{:>4}  {:<24} {:>8} {:>7} {:>6} {:>7}",
+        "rank", "name", "elo", "+/-", "games", "score"
+    );
+    for (i, r) in list.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<24} {:>8.1} {:>7.1} {:>6} {:>6.1}%",
+            i + 1,
+            r.name,
+            r.elo,
+            r.error,
+            r.games,
+            100.0 * r.points / r.games.max(1) as f64
+        );
     }
     Ok(())
 }

@@ -582,7 +582,17 @@ pub fn parse_hub_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move> {
     }
 }
 
-/// Parses a move in native or Hub notation (native first).
+/// Parses a move as protocols send it: numeric text is Hub notation (never the rule set's own
+/// numbers, which differ in english and spanish), algebraic text is native notation.
+pub fn parse_protocol_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move> {
+    if text.chars().any(|c| c.is_ascii_alphabetic() && !matches!(c, 'x' | 'X')) {
+        parse_native_move(pos, text)
+    } else {
+        parse_hub_move(pos, text)
+    }
+}
+
+/// Parses a move in native or Hub notation (native first), for people typing moves.
 pub fn parse_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move> {
     parse_native_move(pos, text)
         .or_else(|native_err| parse_hub_move(pos, text).map_err(|_| native_err))

@@ -169,8 +169,9 @@ fn search_scores_a_running_out_move_counter_as_a_draw() {
 #[test]
 fn search_claims_a_threefold_repetition_when_losing() {
     // English: two kings beat one, but Black can repeat a position for the third time.
+    // The cycle 32-28 15-11 28-32 11-15 in Hub notation (33 − square).
     let opts = Options { variant: "english".parse().unwrap(), ..Options::default() };
-    let cycle = ["32-28", "15-11", "28-32", "11-15"];
+    let cycle = ["1-5", "18-22", "5-1", "22-18"];
     let moves: Vec<String> = cycle.iter().chain(cycle.iter()).map(|s| s.to_string()).collect();
     let spec = GameSpec { start: "B:WK14,K15:BK32".into(), moves };
     let game: Game<English> = build_game(&spec, &opts).unwrap();

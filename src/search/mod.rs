@@ -103,6 +103,10 @@ pub struct SearchResult {
 pub struct Control {
     stop: AtomicBool,
     pondering: AtomicBool,
+    /// A ponder search became a timed one.
+    pondered: AtomicBool,
+    /// Nanoseconds after `epoch` when the search started.
+    search_start: AtomicU64,
     /// Nanoseconds after `epoch` when the clock of this move started.
     clock_start: AtomicU64,
     epoch: Instant,
@@ -120,6 +124,8 @@ impl Control {
         Control {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
+            pondered: AtomicBool::new(false),
+            search_start: AtomicU64::new(0),
             clock_start: AtomicU64::new(0),
             epoch: Instant::now(),
         }
@@ -145,21 +151,36 @@ impl Control {
         self.pondering.load(Ordering::Relaxed)
     }
 
-    /// The opponent played the expected move: from now on the time limits apply, counted
-    /// from now.
+    /// The opponent played the expected move: from now on the time limits apply. The hard
+    /// limit counts from now (it protects the clock); the soft one counts from the start of
+    /// the search, so a long ponder does not buy a long think as well.
     pub fn ponder_hit(&self) {
-        self.restart_clock();
+        self.clock_start.store(self.epoch.elapsed().as_nanos() as u64, Ordering::Release);
+        self.pondered.store(true, Ordering::Release);
         self.pondering.store(false, Ordering::Release);
     }
 
-    /// Starts this move's clock now.
+    /// True once a ponder search received `ponder-hit`.
+    pub fn was_pondered(&self) -> bool {
+        self.pondered.load(Ordering::Relaxed)
+    }
+
+    /// Starts the search and this move's clock now.
     pub fn restart_clock(&self) {
-        self.clock_start.store(self.epoch.elapsed().as_nanos() as u64, Ordering::Release);
+        let now = self.epoch.elapsed().as_nanos() as u64;
+        self.search_start.store(now, Ordering::Release);
+        self.clock_start.store(now, Ordering::Release);
     }
 
     /// Time on this move's clock.
     pub fn clock(&self) -> Duration {
         let start = Duration::from_nanos(self.clock_start.load(Ordering::Acquire));
+        self.epoch.elapsed().saturating_sub(start)
+    }
+
+    /// Time since the search started (pondering included).
+    pub fn since_start(&self) -> Duration {
+        let start = Duration::from_nanos(self.search_start.load(Ordering::Acquire));
         self.epoch.elapsed().saturating_sub(start)
     }
 }

@@ -98,11 +98,14 @@ impl<'a, R: Eval> Worker<'a, R> {
             if self.input.limits.nodes.is_some_and(|n| total >= n) {
                 self.shared.control.stop();
             }
+            let control = self.shared.control;
             if self.is_main()
                 && self.timed()
-                && self.budget.hard.is_some_and(|h| self.shared.control.clock() >= h)
+                && (self.budget.hard.is_some_and(|h| control.clock() >= h)
+                    || (control.was_pondered()
+                        && self.budget.soft.is_some_and(|s| control.since_start() >= s)))
             {
-                self.shared.control.stop();
+                control.stop();
             }
         }
         if self.shared.control.is_stopped() {
@@ -165,6 +168,9 @@ impl<'a, R: Eval> Worker<'a, R> {
                 if self.stopped {
                     break;
                 }
+                if single {
+                    self.forced_move_score();
+                }
                 if self.is_main() {
                     report(&self.info(depth as u32, line));
                 }
@@ -212,6 +218,19 @@ impl<'a, R: Eval> Worker<'a, R> {
         result
     }
 
+    /// The only legal move is played at once; its score comes from the hash table when an
+    /// earlier search saw the position after it (a depth-1 score would make a clock-watching
+    /// client, which resigns or offers draws by the score, lose track).
+    fn forced_move_score(&mut self) {
+        let child = self.input.root.after(self.root_moves[0].mv);
+        if let Some(e) = self.shared.tt.probe(child.key())
+            && e.depth > 0
+            && e.bound == Bound::Exact
+        {
+            self.root_moves[0].score = -e.score.from_tt(1);
+        }
+    }
+
     /// A ponder search or an infinite analysis does not end by itself: it waits for
     /// `stop` or `ponder-hit`.
     fn wait_if_needed(&self) {
@@ -233,7 +252,7 @@ impl<'a, R: Eval> Worker<'a, R> {
             return true;
         }
         match self.budget.soft {
-            Some(soft) => self.shared.control.clock() < soft.mul_f64(0.6),
+            Some(soft) => self.shared.control.since_start() < soft.mul_f64(0.6),
             None => true,
         }
     }
