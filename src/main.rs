@@ -111,7 +111,7 @@ enum Command {
         input: Option<std::path::PathBuf>,
     },
     /// Play an engine-against-engine match of Hub engines (game pairs, clocks, PDN, Elo, SPRT).
-    Match(MatchArgs),
+    Match(Box<MatchArgs>),
     /// Compute a rating list from PDN files (maximum-likelihood Elo with error bars).
     Ratings {
         /// Rule set of the games to rate (others in the files are skipped).
@@ -181,7 +181,7 @@ fn main() -> ExitCode {
                 run_perft::<R>(depth, fen.as_deref(), divide, duplicates == Duplicates::Drop, threads)
             })
         }
-        Command::Match(args) => run_match(args),
+        Command::Match(args) => run_match(*args),
         Command::Ratings { variant, prior, files } => run_ratings(variant, prior, &files),
         Command::Show { variant, fen, moves } => {
             with_rules!(variant, R => run_show::<R>(&fen, moves.as_deref()))

@@ -92,7 +92,8 @@ pub struct Reply {
 pub struct Client {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    /// Lines other than `info`, each with the last `info` score before it.
+    lines: Receiver<(String, Option<i32>)>,
 }
 
 impl Client {
@@ -115,17 +116,24 @@ impl Client {
             .map_err(|e| Failure::Crash(format!("cannot start {program}: {e}")))?;
         let stdout = child.stdout.take().ok_or_else(|| Failure::Crash("no stdout".into()))?;
         let (tx, lines) = channel();
+        // The reader keeps `info` lines to itself (only their score matters) and passes on the
+        // rest with the last score seen: one wake-up of the game thread per move, not per line.
         std::thread::Builder::new()
             .name("kondavo-match-reader".into())
             .spawn(move || {
+                let mut score: Option<i32> = None;
                 for line in BufReader::new(stdout).lines() {
-                    match line {
-                        Ok(l) => {
-                            if tx.send(l).is_err() {
-                                return;
-                            }
+                    let Ok(l) = line else { return };
+                    if l.starts_with("info ")
+                        && let Ok(Some(info)) = hub::parse(&l)
+                    {
+                        if let Some(s) = info.get("score").and_then(|s| s.parse::<f64>().ok()) {
+                            score = Some((s * 100.0).round() as i32);
                         }
-                        Err(_) => return,
+                        continue;
+                    }
+                    if tx.send((l, score.take())).is_err() {
+                        return;
                     }
                 }
             })
@@ -158,7 +166,7 @@ impl Client {
             .map_err(|e| Failure::Crash(format!("write failed: {e}")))
     }
 
-    fn recv(&mut self, deadline: Instant) -> Result<String, Failure> {
+    fn recv(&mut self, deadline: Instant) -> Result<(String, Option<i32>), Failure> {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(left) {
             Ok(l) => Ok(l),
@@ -179,7 +187,7 @@ impl Client {
 
     fn wait_for(&mut self, word: &str, deadline: Instant) -> Result<(), Failure> {
         loop {
-            let l = self.recv(deadline)?;
+            let (l, _) = self.recv(deadline)?;
             if l.split_whitespace().next() == Some(word) {
                 return Ok(());
             }
@@ -194,28 +202,20 @@ impl Client {
         self.send("go think")?;
         let mut score = None;
         loop {
-            let l = self.recv(deadline)?;
+            let (l, last_score) = self.recv(deadline)?;
+            score = last_score.or(score);
             let parsed = match hub::parse(&l) {
                 Ok(Some(p)) => p,
                 Ok(None) => continue,
                 Err(e) => return Err(Failure::Malformed(format!("{e}: {}", shorten(&l)))),
             };
-            match parsed.command.as_str() {
-                "info" => {
-                    if let Some(s) = parsed.get("score").and_then(|s| s.parse::<f64>().ok()) {
-                        score = Some((s * 100.0).round() as i32);
-                    }
-                }
-                "done" => {
-                    let elapsed = started.elapsed();
-                    return match parsed.get("move") {
-                        Some(m) if !m.is_empty() => Ok(Reply { mv: m.to_string(), score, elapsed }),
-                        _ => {
-                            Err(Failure::Malformed(format!("done without a move: {}", shorten(&l))))
-                        }
-                    };
-                }
-                _ => {} // free text, errors and other lines are tolerated
+            // Free text, errors and other lines are tolerated; `done` ends the search.
+            if parsed.command == "done" {
+                let elapsed = started.elapsed();
+                return match parsed.get("move") {
+                    Some(m) if !m.is_empty() => Ok(Reply { mv: m.to_string(), score, elapsed }),
+                    _ => Err(Failure::Malformed(format!("done without a move: {}", shorten(&l)))),
+                };
             }
         }
     }

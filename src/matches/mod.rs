@@ -63,7 +63,7 @@ impl TimeControl {
         let t = text.trim();
         let secs = |s: &str| -> Result<Duration> {
             match s.trim().parse::<f64>() {
-                Ok(v) if v.is_finite() && v >= 0.0 && v < 1e7 => Ok(Duration::from_secs_f64(v)),
+                Ok(v) if (0.0..1e7).contains(&v) => Ok(Duration::from_secs_f64(v)),
                 _ => bail!("bad number of seconds \"{s}\" in --tc"),
             }
         };

@@ -55,8 +55,9 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
         for row in 0..n {
             if row != col {
                 let f = a[row][col] / a[col][col];
-                for k in col..n {
-                    a[row][k] -= f * a[col][k];
+                let pivot_row = a[col].clone();
+                for (x, p) in a[row].iter_mut().zip(&pivot_row).skip(col) {
+                    *x -= f * p;
                 }
                 b[row] -= f * b[col];
             }

@@ -237,7 +237,7 @@ impl Sprt {
             [e0, e1, a, b] => Sprt { elo0: *e0, elo1: *e1, alpha: *a, beta: *b },
             _ => return Err("--sprt takes elo0,elo1[,alpha,beta]".into()),
         };
-        if !(s.elo0 < s.elo1) || !s.elo0.is_finite() || !s.elo1.is_finite() {
+        if !s.elo0.is_finite() || !s.elo1.is_finite() || s.elo0 >= s.elo1 {
             return Err("--sprt needs elo0 < elo1".into());
         }
         if !(0.0 < s.alpha
