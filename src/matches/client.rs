@@ -122,16 +122,23 @@ impl Client {
             .name("kondavo-match-reader".into())
             .spawn(move || {
                 let mut score: Option<i32> = None;
-                for line in BufReader::new(stdout).lines() {
-                    let Ok(l) = line else { return };
-                    if l.starts_with("info ")
-                        && let Ok(Some(info)) = hub::parse(&l)
-                    {
-                        if let Some(s) = info.get("score").and_then(|s| s.parse::<f64>().ok()) {
-                            score = Some((s * 100.0).round() as i32);
+                let mut reader = BufReader::with_capacity(1 << 16, stdout);
+                let mut buf = Vec::with_capacity(256);
+                loop {
+                    buf.clear();
+                    match reader.read_until(b'\n', &mut buf) {
+                        Ok(0) | Err(_) => return,
+                        Ok(_) => {}
+                    }
+                    // `info` lines are scanned in place, without allocating.
+                    if buf.starts_with(b"info ") {
+                        if let Some(s) = info_score(&buf) {
+                            score = Some(s);
                         }
                         continue;
                     }
+                    let l =
+                        String::from_utf8_lossy(&buf).trim_end_matches(['\n', '\r']).to_string();
                     if tx.send((l, score.take())).is_err() {
                         return;
                     }
@@ -160,8 +167,19 @@ impl Client {
 
     /// Sends a line.
     pub fn send(&mut self, line: &str) -> Result<(), Failure> {
+        self.send_lines(&[line])
+    }
+
+    /// Sends lines in one write (the engine wakes once for them).
+    fn send_lines(&mut self, lines: &[&str]) -> Result<(), Failure> {
         let stdin = self.stdin.as_mut().ok_or_else(|| Failure::Crash("input closed".into()))?;
-        writeln!(stdin, "{line}")
+        let mut text = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+        for l in lines {
+            text.push_str(l);
+            text.push('\n');
+        }
+        stdin
+            .write_all(text.as_bytes())
             .and_then(|_| stdin.flush())
             .map_err(|e| Failure::Crash(format!("write failed: {e}")))
     }
@@ -196,10 +214,8 @@ impl Client {
 
     /// Asks for a move: sends `pos`, `level` and `go think`, and reads to `done` by `deadline`.
     pub fn think(&mut self, pos: &str, level: &str, deadline: Instant) -> Result<Reply, Failure> {
-        self.send(pos)?;
-        self.send(level)?;
         let started = Instant::now();
-        self.send("go think")?;
+        self.send_lines(&[pos, level, "go think"])?;
         let mut score = None;
         loop {
             let (l, last_score) = self.recv(deadline)?;
@@ -255,8 +271,27 @@ fn shorten(s: &str) -> String {
     if s.chars().count() > 60 { format!("{t}…") } else { t }
 }
 
+/// The `score` of an `info` line in centi-men (`score=0.35` → 35), read without a full parse;
+/// none when the line has no readable score.
+fn info_score(line: &[u8]) -> Option<i32> {
+    let at = line.windows(7).position(|w| w == b" score=")? + 7;
+    let rest = &line[at..];
+    let end = rest.iter().position(|b| b.is_ascii_whitespace()).unwrap_or(rest.len());
+    let value: f64 = std::str::from_utf8(&rest[..end]).ok()?.parse().ok()?;
+    value.is_finite().then(|| (value * 100.0).round() as i32)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn info_scores_are_read_in_place() {
+        assert_eq!(super::info_score(b"info depth=3 score=0.35 nodes=10 pv=\"32-28\"\n"), Some(35));
+        assert_eq!(super::info_score(b"info depth=3 score=-99.97\n"), Some(-9997));
+        assert_eq!(super::info_score(b"info depth=3 nodes=10\n"), None);
+        assert_eq!(super::info_score(b"info score=x\n"), None);
+        assert_eq!(super::info_score(b"info score=inf\n"), None);
+    }
+
     use super::*;
 
     #[test]
