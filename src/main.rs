@@ -110,6 +110,9 @@ enum Command {
         #[arg(long)]
         input: Option<std::path::PathBuf>,
     },
+    /// Play other engines over DXP (DamExchange, TCP): follow their game requests (the
+    /// default, as a server on 127.0.0.1:27531) or start a match as the initiator.
+    Dxp(kondavo::protocol::dxp::DxpArgs),
     /// Play an engine-against-engine match of Hub engines (game pairs, clocks, PDN, Elo, SPRT).
     Match(Box<MatchArgs>),
     /// Compute a rating list from PDN files (maximum-likelihood Elo with error bars).
@@ -181,6 +184,7 @@ fn main() -> ExitCode {
                 run_perft::<R>(depth, fen.as_deref(), divide, duplicates == Duplicates::Drop, threads)
             })
         }
+        Command::Dxp(args) => kondavo::protocol::dxp::run(&args),
         Command::Match(args) => run_match(*args),
         Command::Ratings { variant, prior, files } => run_ratings(variant, prior, &files),
         Command::Show { variant, fen, moves } => {
