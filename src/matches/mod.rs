@@ -269,9 +269,9 @@ impl Summary {
         ));
         out.push_str(&format!(
             "games: elo {:.1} +/- {:.1}, nelo {:.1}, los {:.1}%\n",
-            self.elo_games.elo,
+            tenths(self.elo_games.elo),
             self.elo_games.interval,
-            self.elo_games.nelo,
+            tenths(self.elo_games.nelo),
             100.0 * self.elo_games.los
         ));
         let p = &self.penta;
@@ -282,9 +282,9 @@ impl Summary {
             p.dd_wl,
             p.wd,
             p.ww,
-            self.elo_pairs.elo,
+            tenths(self.elo_pairs.elo),
             self.elo_pairs.interval,
-            self.elo_pairs.nelo,
+            tenths(self.elo_pairs.nelo),
             100.0 * self.elo_pairs.los
         ));
         if let Some((s, llr, verdict)) = &self.sprt {
@@ -313,9 +313,15 @@ impl Summary {
                 "cpu: runner {runner:.2} s, engines {engines:.2} s (runner {share:.1}%)\n"
             ));
         }
-        out.push_str(&format!("elo={:.1} +/- {:.1}\n", e.elo, e.interval));
+        out.push_str(&format!("elo={:.1} +/- {:.1}\n", tenths(e.elo), e.interval));
         out
     }
+}
+
+/// `x` rounded to tenths, without a negative zero (`-0.04` prints as `0.0`, not `-0.0`).
+fn tenths(x: f64) -> f64 {
+    let r = (x * 10.0).round() / 10.0;
+    if r == 0.0 { 0.0 } else { r }
 }
 
 /// CPU seconds of this process and of its waited-for children (Linux `/proc`).
