@@ -10,57 +10,26 @@
 //! which turns it into a failure (CI sets it after running `.ci/pyenv.sh`).
 //! `KONDAVO_VENV_DIR` points at another folder holding `pd057/` and `pd067/` (default `.venv`).
 
-use std::path::PathBuf;
-use std::process::Command;
+mod pyvenv;
 
-fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use std::time::Duration;
 
-fn required() -> bool {
-    std::env::var("KONDAVO_REQUIRE_PYDRAUGHTS").is_ok_and(|v| v.trim() == "1")
-}
+/// Far beyond the script's run time (about a minute).
+const SCRIPT_TIMEOUT: Duration = Duration::from_secs(900);
 
 fn run_diff(venv: &str, extra: &[&str]) {
-    let root = repo_root();
-    let venvs = std::env::var_os("KONDAVO_VENV_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join(".venv"));
-    let python = venvs.join(venv).join("bin").join("python");
-    let script = root.join("tests").join("pydraughts").join("diff_perft.py");
-    if !python.exists() {
-        let msg =
-            format!("pydraughts venv missing: {} (create it with .ci/pyenv.sh)", python.display());
-        if required() {
-            panic!("{msg}; KONDAVO_REQUIRE_PYDRAUGHTS=1 makes this a failure");
-        }
-        eprintln!("skipped: {msg}");
-        return;
-    }
-    let kondavo = env!("CARGO_BIN_EXE_kondavo");
-    let out = Command::new(&python)
-        .arg(&script)
-        .arg("--kondavo")
-        .arg(kondavo)
-        .args(extra)
-        .current_dir(&root)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", python.display()));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    // Shown by the test harness on failure (and with --nocapture).
-    println!("{stdout}");
-    if !stderr.trim().is_empty() {
-        eprintln!("{stderr}");
-    }
+    let Some(python) = pyvenv::python(venv) else { return };
+    let mut args = pyvenv::args(["--kondavo", env!("CARGO_BIN_EXE_kondavo")]);
+    args.extend(pyvenv::args(extra.iter().copied()));
+    let run = pyvenv::run_script(&python, "diff_perft.py", &args, SCRIPT_TIMEOUT);
+    let status = run.status.expect("finished");
     assert!(
-        out.status.success(),
-        "diff_perft.py with {venv} failed ({}): kondavo and pydraughts disagree or the script \
-         broke; its output is above",
-        out.status
+        status.success(),
+        "diff_perft.py with {venv} failed ({status}): kondavo and pydraughts disagree or the script \
+         broke; its output is above"
     );
     assert!(
-        stdout.contains("diff_perft:") && stdout.contains(", 0 failed"),
+        run.stdout.contains("diff_perft:") && run.stdout.contains(", 0 failed"),
         "diff_perft.py with {venv} exited 0 without its summary line"
     );
 }

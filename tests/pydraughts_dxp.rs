@@ -15,11 +15,10 @@
 //! The two tests take turns (a lock): pydraughts busy-waits for every answer, and two runs at
 //! once would starve kondavo's clock on a small machine. About 15 s each.
 
-use std::io::Read;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod pyvenv;
+
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// One run at a time.
 static SERIAL: Mutex<()> = Mutex::new(());
@@ -27,72 +26,19 @@ static SERIAL: Mutex<()> = Mutex::new(());
 /// The whole script, far beyond its expected run time (it has its own timeouts).
 const SCRIPT_TIMEOUT: Duration = Duration::from_secs(300);
 
-fn required() -> bool {
-    std::env::var("KONDAVO_REQUIRE_PYDRAUGHTS").is_ok_and(|v| v.trim() == "1")
-}
-
 fn run_games(venv: &str) {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let venvs = std::env::var_os("KONDAVO_VENV_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join(".venv"));
-    let python = venvs.join(venv).join("bin").join("python");
-    let script = root.join("tests").join("pydraughts").join("dxp_games.py");
-    if !python.exists() {
-        let msg =
-            format!("pydraughts venv missing: {} (create it with .ci/pyenv.sh)", python.display());
-        if required() {
-            panic!("{msg}; KONDAVO_REQUIRE_PYDRAUGHTS=1 makes this a failure");
-        }
-        eprintln!("skipped: {msg}");
-        return;
-    }
+    let Some(python) = pyvenv::python(venv) else { return };
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let mut child = Command::new(&python)
-        .arg(&script)
-        .arg("--kondavo")
-        .arg(env!("CARGO_BIN_EXE_kondavo"))
-        .current_dir(&root)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", python.display()));
-    let mut stdout = child.stdout.take().expect("stdout");
-    let mut stderr = child.stderr.take().expect("stderr");
-    let out = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stdout.read_to_string(&mut s);
-        s
-    });
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stderr.read_to_string(&mut s);
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("try_wait") {
-            break Some(status);
-        }
-        if start.elapsed() > SCRIPT_TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    let stdout = out.join().unwrap_or_default();
-    let stderr = err.join().unwrap_or_default();
-    println!("{stdout}");
-    if !stderr.trim().is_empty() {
-        eprintln!("{stderr}");
-    }
-    let status =
-        status.unwrap_or_else(|| panic!("dxp_games.py with {venv} ran over {SCRIPT_TIMEOUT:?}"));
+    let run = pyvenv::run_script(
+        &python,
+        "dxp_games.py",
+        &pyvenv::args(["--kondavo", env!("CARGO_BIN_EXE_kondavo")]),
+        SCRIPT_TIMEOUT,
+    );
+    let status = run.status.expect("finished");
     assert!(status.success(), "dxp_games.py with {venv} failed ({status}); its output is above");
     assert!(
-        stdout.contains("dxp_games: pydraughts") && stdout.contains(", 0 failed"),
+        run.stdout.contains("dxp_games: pydraughts") && run.stdout.contains(", 0 failed"),
         "dxp_games.py with {venv} exited 0 without its summary line"
     );
 }

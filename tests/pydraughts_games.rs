@@ -20,11 +20,11 @@
 //! The two tests take turns (a lock): the games are timed, and two matches at once on a small
 //! machine would mostly measure each other. About two minutes each on 2 cores.
 
-use std::io::Read;
+mod pyvenv;
+
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// One match at a time.
 static SERIAL: Mutex<()> = Mutex::new(());
@@ -33,94 +33,23 @@ static SERIAL: Mutex<()> = Mutex::new(());
 /// search, this one catches anything else.
 const SCRIPT_TIMEOUT: Duration = Duration::from_secs(600);
 
-fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn required() -> bool {
-    std::env::var("KONDAVO_REQUIRE_PYDRAUGHTS").is_ok_and(|v| v.trim() == "1")
-}
-
 fn run_games(venv: &str, extra: &[&str]) {
-    let root = repo_root();
-    let venvs = std::env::var_os("KONDAVO_VENV_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join(".venv"));
-    let python = venvs.join(venv).join("bin").join("python");
-    let script = root.join("tests").join("pydraughts").join("hub_games.py");
-    if !python.exists() {
-        let msg =
-            format!("pydraughts venv missing: {} (create it with .ci/pyenv.sh)", python.display());
-        if required() {
-            panic!("{msg}; KONDAVO_REQUIRE_PYDRAUGHTS=1 makes this a failure");
-        }
-        eprintln!("skipped: {msg}");
-        return;
-    }
+    let Some(python) = pyvenv::python(venv) else { return };
     let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let transcripts = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hub_games").join(venv);
-    let kondavo = env!("CARGO_BIN_EXE_kondavo");
-    let mut child = Command::new(&python)
-        .arg("-u")
-        .arg(&script)
-        .arg("--kondavo")
-        .arg(kondavo)
-        .arg("--transcripts")
-        .arg(&transcripts)
-        .args(extra)
-        .current_dir(&root)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", python.display()));
-    let mut out_pipe = child.stdout.take().expect("stdout piped");
-    let mut err_pipe = child.stderr.take().expect("stderr piped");
-    let out_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out_pipe.read_to_string(&mut s);
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = err_pipe.read_to_string(&mut s);
-        s
-    });
-    let started = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if started.elapsed() > SCRIPT_TIMEOUT => {
-                // The engines notice their closed stdin and quit by themselves.
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(200)),
-            Err(e) => panic!("waiting for hub_games.py: {e}"),
-        }
-    };
-    let stdout = out_reader.join().unwrap_or_default();
-    let stderr = err_reader.join().unwrap_or_default();
-    // Shown by the test harness on failure (and with --nocapture).
-    println!("{stdout}");
-    if !stderr.trim().is_empty() {
-        eprintln!("{stderr}");
-    }
+    let mut args = pyvenv::args(["--kondavo", env!("CARGO_BIN_EXE_kondavo"), "--transcripts"]);
+    args.push(transcripts.clone().into_os_string());
+    args.extend(pyvenv::args(extra.iter().copied()));
+    let run = pyvenv::run_script(&python, "hub_games.py", &args, SCRIPT_TIMEOUT);
     println!("transcripts: {}", transcripts.display());
-    let Some(status) = status else {
-        panic!(
-            "hub_games.py with {venv} did not finish within {} s (killed); its output is above",
-            SCRIPT_TIMEOUT.as_secs()
-        );
-    };
+    let status = run.status.expect("finished");
     assert!(
         status.success(),
         "hub_games.py with {venv} failed ({status}): an illegal or malformed reply, a crash, a hang \
          or a time forfeit; the FAILURE lines and the transcripts above say which"
     );
     assert!(
-        stdout.contains("hub_games: pydraughts") && stdout.contains(" games, 0 failed"),
+        run.stdout.contains("hub_games: pydraughts") && run.stdout.contains(" games, 0 failed"),
         "hub_games.py with {venv} exited 0 without its summary line"
     );
 }
