@@ -706,3 +706,47 @@ fn draws_by_the_rule_sets_rules_end_the_game() {
     assert!(ended_by_kondavo, "the peer had to end the game after {} plies", game.moves().len());
     assert!(line.contains("move counter"), "{line}");
 }
+
+#[test]
+fn follower_never_uses_more_time_than_it_was_given() {
+    // The request gives 1 minute for the game; `--time 0.05` caps it at 3 s. The peer answers
+    // at once with its first legal move, so nearly all the wall time of the game is kondavo's.
+    const BUDGET: f64 = 3.0;
+    let (_k, addr) = Kondavo::server(&["--time", "0.05"]);
+    let mut peer = Peer::connect(&addr);
+    peer.send(&gamereq(Color::White, 1, Setup::Start));
+    peer.expect_accept();
+    let mut board = Board::new(Position::<International>::start());
+    let mut thinking = Duration::ZERO;
+    let mut our_moves = 0;
+    let mut asked = Instant::now();
+    let ended = loop {
+        // kondavo's turn.
+        let pos = board.pos();
+        match peer.recv() {
+            Message::Move(m) => {
+                thinking += asked.elapsed();
+                our_moves += 1;
+                let mv = resolve_move(&pos, &m).unwrap_or_else(|e| panic!("{m:?}: {e}"));
+                board.history.push(pos.after(mv));
+            }
+            Message::GameEnd { .. } => break "kondavo",
+            other => panic!("expected a MOVE, got {other:?}"),
+        }
+        // The peer's turn.
+        if board.pos().legal_moves().is_empty() || board.history.len() > 400 {
+            peer.send_text("E10");
+            peer.expect_gameend();
+            break "peer";
+        }
+        board.our_move(&mut peer);
+        asked = Instant::now();
+    };
+    let used = thinking.as_secs_f64();
+    println!("{our_moves} moves by kondavo in {used:.2} s, game ended by the {ended}");
+    assert!(our_moves >= 10, "too short a game to tell: {our_moves} moves");
+    // The measured time includes loopback latency and the peer's bookkeeping (a few ms).
+    assert!(used <= BUDGET + 0.1, "kondavo thought {used:.2} s of a {BUDGET} s game");
+    // And it used its time rather than moving at random.
+    assert!(used >= BUDGET * 0.1, "kondavo thought only {used:.2} s of a {BUDGET} s game");
+}
