@@ -2,8 +2,8 @@
 //! and a game record that knows when the game is over.
 //!
 //! Repetition needs the hash keys of earlier positions; positions can only repeat since the
-//! last irreversible move (a man move or a capture), so that is all a game keeps in its
-//! window. The move counters are per rule set:
+//! last irreversible move (a capture, or a man move forward: every man move on the diagonal
+//! boards, but not a turkish man's sideways step), so that is all a game keeps in its window. The move counters are per rule set:
 //!
 //! | rule set | draw after | counter reset by |
 //! |---|---|---|
@@ -15,6 +15,7 @@
 use crate::bail;
 use crate::color::Color;
 use crate::error::Result;
+use crate::geometry::{Geometry, Shape};
 use crate::moves::Move;
 use crate::notation;
 use crate::position::Position;
@@ -71,13 +72,30 @@ impl DrawRules {
 /// The counters a position carries for the draw rules.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Counters {
-    /// Plies since the last man move or capture (the repetition window).
+    /// Plies since the last irreversible move (the repetition window; see [`irreversible`]).
     pub reversible: u32,
     /// Plies since the last reset of the rule set's move counter.
     pub counter: u32,
     /// FMJD endgame counter: plies since the current endgame material arose (0 outside the
     /// listed endgames).
     pub endgame: u32,
+}
+
+/// True when no later position can equal one before `mv`: a capture, or a man move forward.
+/// Men of the diagonal rule sets only move forward; a turkish man also steps sideways, and
+/// such a step can be undone, so positions repeat across it.
+pub fn irreversible<R: Rules>(mv: Move) -> bool {
+    if mv.is_capture() || mv.is_promotion() {
+        return true;
+    }
+    if mv.is_king_move() {
+        return false;
+    }
+    match <R::Geo as Geometry>::SHAPE {
+        // Bits are square indices on the orthogonal board, eight to a row.
+        Shape::Orthogonal8 => mv.from() / 8 != mv.to() / 8,
+        Shape::Diagonal10 | Shape::Diagonal8 => true,
+    }
 }
 
 /// Plies allowed in the FMJD endgame of `pos`, if it is one: 3 kings, 2 kings + 1 man or
@@ -123,7 +141,7 @@ impl Counters {
             0
         };
         Counters {
-            reversible: if mv.is_capture() || man_move { 0 } else { self.reversible + 1 },
+            reversible: if irreversible::<R>(mv) { 0 } else { self.reversible + 1 },
             counter: if reset { 0 } else { self.counter + 1 },
             endgame,
         }

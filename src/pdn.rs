@@ -85,7 +85,9 @@ impl PdnGame {
 
 /// Writes one game. `tags` come first in the given order (the caller includes `Result`);
 /// `first_mover_starts` tells whether the first move is by the side that moves first in the
-/// rule set (`1. a b`) or by the other (`1... a`).
+/// rule set (`1. a b`) or by the other (`1... a`). Moves are native notation except that
+/// captures use `x`, PDN 3.0's only capture separator (russian `c3:e5` is written `c3xe5`;
+/// pydraughts and other readers reject `:`).
 pub fn write_game(
     tags: &[(String, String)],
     moves: &[String],
@@ -106,7 +108,7 @@ pub fn write_game(
         } else if i == 0 {
             tokens.push(format!("{number}..."));
         }
-        tokens.push(m.clone());
+        tokens.push(m.replace(':', "x"));
         half += 1;
         if half == 2 {
             half = 0;
@@ -234,7 +236,9 @@ mod tests {
         let moves: Vec<String> =
             ["c3-d4", "f6-e5", "d4:f6", "g7:e5"].iter().map(|s| s.to_string()).collect();
         let text = write_game(&tags, &moves, true, "2-0");
-        assert!(text.contains("1. c3-d4 f6-e5 2. d4:f6 g7:e5 2-0"), "{text}");
+        // PDN captures use `x`, also for russian.
+        assert!(text.contains("1. c3-d4 f6-e5 2. d4xf6 g7xe5 2-0"), "{text}");
+        let moves: Vec<String> = moves.iter().map(|m| m.replace(':', "x")).collect();
         let twice = format!("{text}{}", write_game(&tags, &moves[1..], false, "*"));
         let games = parse_pdn(&twice).unwrap();
         assert_eq!(games.len(), 2);

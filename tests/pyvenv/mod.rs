@@ -6,6 +6,9 @@
 //! `.ci/pyenv.sh`). `KONDAVO_VENV_DIR` points at another folder holding `pd057/` and `pd067/`
 //! (default `.venv`).
 
+// Each test binary uses a part of this module.
+#![allow(dead_code)]
+
 use std::ffi::OsString;
 use std::io::Read;
 use std::path::{Path, PathBuf};
