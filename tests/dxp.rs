@@ -745,8 +745,9 @@ fn follower_never_uses_more_time_than_it_was_given() {
     let used = thinking.as_secs_f64();
     println!("{our_moves} moves by kondavo in {used:.2} s, game ended by the {ended}");
     assert!(our_moves >= 10, "too short a game to tell: {our_moves} moves");
-    // The measured time includes loopback latency and the peer's bookkeeping (a few ms).
-    assert!(used <= BUDGET + 0.1, "kondavo thought {used:.2} s of a {BUDGET} s game");
+    // The measured time also holds loopback latency and the peer's bookkeeping for every
+    // move (a few ms each, more when this machine runs the other tests at the same time).
+    assert!(used <= BUDGET + 0.3, "kondavo thought {used:.2} s of a {BUDGET} s game");
     // And it used its time rather than moving at random.
     assert!(used >= BUDGET * 0.1, "kondavo thought only {used:.2} s of a {BUDGET} s game");
 }
