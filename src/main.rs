@@ -397,8 +397,8 @@ struct MatchArgs {
     #[arg(long = "option")]
     options: Vec<String>,
     /// Games to play (rounded up to whole pairs).
-    #[arg(long, default_value_t = 2)]
-    games: usize,
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    games: u64,
     /// Time control: T+I (seconds per game plus increment), movetime=S, depth=D or nodes=N.
     #[arg(long, default_value = "10+0.1")]
     tc: String,
@@ -406,8 +406,8 @@ struct MatchArgs {
     #[arg(long, default_value = "builtin")]
     openings: String,
     /// Games played at once.
-    #[arg(long, default_value_t = 1)]
-    concurrency: usize,
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    concurrency: u64,
     /// Append every game to this PDN file.
     #[arg(long)]
     pdn: Option<std::path::PathBuf>,
@@ -424,13 +424,13 @@ struct MatchArgs {
     #[arg(long)]
     adjudicate: Option<String>,
     /// Moves (each side) after which a game is drawn.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     max_moves: u32,
     /// Clock grace for process and pipe latency, in milliseconds.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
     margin: u64,
     /// Seconds an engine may take to start, or to answer under depth and node limits.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
     timeout: u64,
     /// Also write the summary as JSON to this file.
     #[arg(long)]
@@ -513,16 +513,13 @@ fn run_match(a: MatchArgs) -> Result<()> {
         }
         None => None,
     };
-    if a.games == 0 {
-        return Err(Error("--games must be at least 1".into()));
-    }
     let cfg = MatchConfig {
         variant: a.variant,
         engines: [specs[0].clone(), specs[1].clone()],
-        games: a.games,
+        games: a.games as usize,
         tc: TimeControl::parse(&a.tc)?,
         openings,
-        concurrency: a.concurrency.max(1),
+        concurrency: a.concurrency as usize,
         pdn: a.pdn.clone(),
         sprt: a.sprt.as_deref().map(Sprt::parse).transpose().map_err(Error)?,
         shard,
@@ -533,9 +530,9 @@ fn run_match(a: MatchArgs) -> Result<()> {
             .map(Adjudication::parse)
             .transpose()?
             .unwrap_or_default(),
-        max_moves: a.max_moves.max(1),
+        max_moves: a.max_moves,
         margin: Duration::from_millis(a.margin),
-        timeout: Duration::from_secs(a.timeout.max(1)),
+        timeout: Duration::from_secs(a.timeout),
         event: a.event.clone(),
     };
     let bar = if std::io::stderr().is_terminal() {

@@ -200,6 +200,12 @@ fn bad_match_arguments_exit_2() {
         vec!["match", "--engine", "a", "--engine", "b", "--shard", "3/2"],
         vec!["match", "--engine", "a", "--engine", "b", "--openings", "/nonexistent"],
         vec!["ratings", "/nonexistent.pdn"],
+        // Numbers that would overflow a clock or exhaust memory are refused.
+        vec!["match", "--engine", "a", "--engine", "b", "--games", "0"],
+        vec!["match", "--engine", "a", "--engine", "b", "--games", "18446744073709551615"],
+        vec!["match", "--engine", "a", "--engine", "b", "--timeout", "18446744073709551615"],
+        vec!["match", "--engine", "a", "--engine", "b", "--margin", "18446744073709551615"],
+        vec!["match", "--engine", "a", "--engine", "b", "--concurrency", "0"],
     ] {
         let o = kondavo(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");

@@ -2,7 +2,7 @@
 //! every reply so that a hung or crashed engine can never stop a match.
 
 use crate::protocol::hub;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
@@ -126,7 +126,10 @@ impl Client {
                 let mut buf = Vec::with_capacity(256);
                 loop {
                     buf.clear();
-                    match reader.read_until(b'\n', &mut buf) {
+                    // At most one byte past the longest line Hub allows: a longer line is
+                    // passed on cut (and rejected as malformed), never buffered without end.
+                    let limit = hub::MAX_LINE as u64 + 1;
+                    match (&mut reader).take(limit).read_until(b'\n', &mut buf) {
                         Ok(0) | Err(_) => return,
                         Ok(_) => {}
                     }

@@ -85,7 +85,8 @@ pub struct EloEstimate {
 fn moments(scores: &[f64], counts: &[u64]) -> (f64, f64, f64) {
     let n: f64 = counts.iter().map(|&c| c as f64).sum();
     if n == 0.0 {
-        return (0.5, 0.0, 0.0);
+        // No outcome: an even score, which is Elo 0.
+        return (0.0, 0.5, 0.0);
     }
     let mean = scores.iter().zip(counts).map(|(s, &c)| s * c as f64).sum::<f64>() / n;
     let var =
@@ -287,6 +288,15 @@ mod tests {
         assert!(close(elo_of_score(0.75), 190.848_501_887_865, 1e-6));
         assert!(close(elo_of_score(0.25), -190.848_501_887_865, 1e-6));
         assert!(close(score_of_elo(elo_of_score(0.6)), 0.6, 1e-12));
+    }
+
+    #[test]
+    fn no_games_is_an_even_score() {
+        // An empty shard, or merged games without pairs, must not read as a huge loss.
+        for e in [Wdl::default().elo(), Penta::default().elo()] {
+            assert_eq!(e.score, 0.5, "{e:?}");
+            assert_eq!(e.elo, 0.0, "{e:?}");
+        }
     }
 
     #[test]
