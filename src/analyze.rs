@@ -57,7 +57,6 @@ fn win_in(s: Score) -> Option<i32> {
 /// Analyses the position given as text.
 pub fn analyze(engine: &Engine, text: &str, limits: &Limits) -> Result<Analysis> {
     let spec = GameSpec { start: text.to_string(), moves: Vec::new() };
-    engine.validate(&spec)?;
     let mut latest: BTreeMap<usize, Report> = BTreeMap::new();
     let done = engine.search(&spec, limits, Mode::Analyze, &Control::new(), &mut |r| {
         latest.insert(r.multipv, r);

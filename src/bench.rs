@@ -115,9 +115,8 @@ pub fn run(
     let mut total = 0;
     let start = Instant::now();
     for &variant in variants {
-        let mut engine = Engine::new(Options { variant, threads, hash_mib, ..Options::default() });
+        let engine = Engine::new(Options { variant, threads, hash_mib, ..Options::default() });
         for (i, fen) in positions(variant.base).iter().enumerate() {
-            engine.set_options(Options { variant, threads, hash_mib, ..Options::default() })?;
             engine.new_game();
             let spec = GameSpec { start: fen.to_string(), moves: Vec::new() };
             let limits = Limits { depth: Some(depth), ..Limits::default() };

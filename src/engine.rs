@@ -138,7 +138,8 @@ impl Engine {
     }
 
     /// Changes the options; the hash table is reallocated only when its size changes. When
-    /// the new table cannot be allocated, nothing changes and the error says so.
+    /// the new table cannot be allocated, the options and the table size stay as they were
+    /// (the table is emptied) and the error says so.
     pub fn set_options(&mut self, options: Options) -> Result<()> {
         if options.hash_mib != self.options.hash_mib {
             // The old table goes first, so that its memory can serve the new one.
@@ -146,7 +147,7 @@ impl Engine {
             match Table::try_new(options.hash_mib.clamp(1, MAX_HASH_MIB)) {
                 Ok(t) => self.tt = t,
                 Err(e) => {
-                    self.tt = Table::new(self.options.hash_mib);
+                    self.tt = Table::new(self.options.hash_mib.clamp(1, MAX_HASH_MIB));
                     return Err(Error(e));
                 }
             }

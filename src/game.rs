@@ -103,16 +103,13 @@ pub fn irreversible<R: Rules>(mv: Move) -> bool {
 /// lone king: 5 moves each.
 fn fmjd_endgame_limit<R: Rules>(pos: &Position<R>) -> Option<u32> {
     let lone_king = |c: Color| pos.pieces(c).count() == 1 && pos.kings(c).count() == 1;
-    let (strong, weak) = if lone_king(Color::Black) {
-        (Color::White, Color::Black)
+    let strong = if lone_king(Color::Black) {
+        Color::White
     } else if lone_king(Color::White) {
-        (Color::Black, Color::White)
+        Color::Black
     } else {
         return None;
     };
-    if pos.pieces(weak).count() != 1 {
-        return None;
-    }
     let (kings, men) = (pos.kings(strong).count(), pos.men(strong).count());
     match (kings, men) {
         (3, 0) | (2, 1) | (1, 2) => Some(32),
@@ -178,9 +175,10 @@ impl fmt::Display for Outcome {
 }
 
 /// A game: the start position, the moves played, and what the draw rules need.
+/// `positions` and `counters` hold one entry per position of the game, the start first, so
+/// they are never empty.
 #[derive(Clone, Debug)]
 pub struct Game<R: Rules> {
-    start: Position<R>,
     moves: Vec<Move>,
     positions: Vec<Position<R>>,
     counters: Vec<Counters>,
@@ -191,7 +189,6 @@ impl<R: Rules> Game<R> {
     /// A game from `start` under `rules`.
     pub fn new(start: Position<R>, rules: DrawRules) -> Game<R> {
         Game {
-            start,
             moves: Vec::new(),
             positions: vec![start],
             counters: vec![Counters::default()],
@@ -201,12 +198,12 @@ impl<R: Rules> Game<R> {
 
     /// The start position.
     pub fn start(&self) -> &Position<R> {
-        &self.start
+        &self.positions[0]
     }
 
     /// The current position.
     pub fn position(&self) -> &Position<R> {
-        self.positions.last().unwrap_or(&self.start)
+        &self.positions[self.positions.len() - 1]
     }
 
     /// The moves played so far.
@@ -221,7 +218,7 @@ impl<R: Rules> Game<R> {
 
     /// The current counters.
     pub fn counters(&self) -> Counters {
-        self.counters.last().copied().unwrap_or_default()
+        self.counters[self.counters.len() - 1]
     }
 
     /// Hash keys of the positions before the current one that it could repeat (since the last
@@ -238,18 +235,24 @@ impl<R: Rules> Game<R> {
         if !pos.legal_moves().contains(&mv) {
             bail!("illegal move");
         }
+        self.push(mv);
+        Ok(())
+    }
+
+    /// Plays `mv`, known to be legal (the notation parsers only return legal moves).
+    fn push(&mut self, mv: Move) {
+        let pos = *self.position();
         let next = pos.after(mv);
         let counters = self.counters().after(&pos, mv, &next, &self.rules);
         self.moves.push(mv);
         self.positions.push(next);
         self.counters.push(counters);
-        Ok(())
     }
 
     /// Plays a move typed by a person (native notation first, then Hub notation).
     pub fn play_text(&mut self, text: &str) -> Result<Move> {
         let mv = notation::parse_move(self.position(), text)?;
-        self.play(mv)?;
+        self.push(mv);
         Ok(mv)
     }
 
@@ -257,7 +260,7 @@ impl<R: Rules> Game<R> {
     /// (see [`notation::parse_protocol_move`]).
     pub fn play_protocol(&mut self, text: &str) -> Result<Move> {
         let mv = notation::parse_protocol_move(self.position(), text)?;
-        self.play(mv)?;
+        self.push(mv);
         Ok(mv)
     }
 

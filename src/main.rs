@@ -571,7 +571,7 @@ fn print_summary(
 
 fn run_ratings(variant: Variant, prior: f64, files: &[std::path::PathBuf]) -> Result<()> {
     use kondavo::matches::ratings::{RatedGame, rate};
-    use kondavo::pdn::{GameResult, parse_pdn};
+    use kondavo::pdn::parse_pdn;
     if !prior.is_finite() || prior < 0.0 {
         return Err(Error(format!("--prior must be zero or positive, not {prior}")));
     }
@@ -583,12 +583,7 @@ fn run_ratings(variant: Variant, prior: f64, files: &[std::path::PathBuf]) -> Re
             if g.variant().is_some_and(|v| v != variant) {
                 continue;
             }
-            let score = match g.result {
-                GameResult::WhiteWins => 1.0,
-                GameResult::BlackWins => 0.0,
-                GameResult::Draw => 0.5,
-                GameResult::Unknown => continue,
-            };
+            let Some(score) = g.result.white_points() else { continue };
             let (Some(w), Some(b)) = (g.tag("White"), g.tag("Black")) else { continue };
             games.push(RatedGame { white: w.to_string(), black: b.to_string(), score });
         }

@@ -10,7 +10,9 @@
 //! any of `1.`, `1...`, `1. ...`, and several games in one text.
 
 use crate::bail;
+use crate::color::Color;
 use crate::error::Result;
+use crate::game::Outcome;
 use crate::variant::{Base, Variant};
 
 /// The result of a game.
@@ -27,6 +29,29 @@ pub enum GameResult {
 }
 
 impl GameResult {
+    /// The result when `c` wins.
+    pub fn win(c: Color) -> GameResult {
+        if c == Color::White { GameResult::WhiteWins } else { GameResult::BlackWins }
+    }
+
+    /// The result of a game that is over.
+    pub fn of(outcome: Outcome) -> GameResult {
+        match outcome {
+            Outcome::Win(c) => GameResult::win(c),
+            Outcome::Repetition | Outcome::MoveCounter => GameResult::Draw,
+        }
+    }
+
+    /// White's points (1, 0.5 or 0); none when the result is not known.
+    pub fn white_points(self) -> Option<f64> {
+        match self {
+            GameResult::WhiteWins => Some(1.0),
+            GameResult::BlackWins => Some(0.0),
+            GameResult::Draw => Some(0.5),
+            GameResult::Unknown => None,
+        }
+    }
+
     /// The PDN token for `base`.
     pub fn to_pdn(self, base: Base) -> &'static str {
         let english = base == Base::English;
@@ -81,6 +106,13 @@ impl PdnGame {
             .find(|b| b.pdn_gametype().starts_with(&format!("{code},")))
             .map(Variant::new)
     }
+}
+
+/// The `Variant` tag a game of `variant` needs besides its `GameType`: ukrainian shares the
+/// russian code, and the optional-capture option has none of its own.
+pub fn variant_tag(variant: Variant) -> Option<(String, String)> {
+    (variant.base == Base::Ukrainian || variant.optional_capture)
+        .then(|| ("Variant".to_string(), variant.name()))
 }
 
 /// Writes one game. `tags` come first in the given order (the caller includes `Result`);

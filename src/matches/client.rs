@@ -67,16 +67,6 @@ pub enum Failure {
     Malformed(String),
 }
 
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Failure::Timeout(s) => write!(f, "no reply in time ({s})"),
-            Failure::Crash(s) => write!(f, "crash ({s})"),
-            Failure::Malformed(s) => write!(f, "malformed reply ({s})"),
-        }
-    }
-}
-
 /// The reply to one `go think`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reply {

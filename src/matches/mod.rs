@@ -24,7 +24,7 @@ use crate::notation;
 use crate::pdn::{self, GameResult};
 use crate::protocol::hub;
 use crate::rules::Rules;
-use crate::variant::{Base, Variant};
+use crate::variant::Variant;
 use crate::with_rules;
 use client::{Client, EngineSpec, Failure};
 use openings::Opening;
@@ -341,11 +341,8 @@ fn shuffled(n: usize, seed: u64) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).collect();
     let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
     for i in (1..n).rev() {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
+        let (next, z) = crate::position::splitmix(state);
+        state = next;
         order.swap(i, (z % (i as u64 + 1)) as usize);
     }
     order
@@ -432,23 +429,15 @@ fn play_game<R: Eval>(
     let finish = |native: &[String], result: GameResult, why: String| {
         record(cfg, pair, game, opening, native, result, why, engine_of)
     };
-    let lose =
-        |c: Color| if c == Color::White { GameResult::BlackWins } else { GameResult::WhiteWins };
+    let lose = |c: Color| GameResult::win(!c);
     loop {
-        match g.outcome() {
-            Some(Outcome::Win(Color::White)) => {
-                return finish(&native, GameResult::WhiteWins, "no legal move".into());
-            }
-            Some(Outcome::Win(Color::Black)) => {
-                return finish(&native, GameResult::BlackWins, "no legal move".into());
-            }
-            Some(Outcome::Repetition) => {
-                return finish(&native, GameResult::Draw, "threefold repetition".into());
-            }
-            Some(Outcome::MoveCounter) => {
-                return finish(&native, GameResult::Draw, "move counter".into());
-            }
-            None => {}
+        if let Some(outcome) = g.outcome() {
+            let why = match outcome {
+                Outcome::Win(_) => "no legal move",
+                Outcome::Repetition => "threefold repetition",
+                Outcome::MoveCounter => "move counter",
+            };
+            return finish(&native, GameResult::of(outcome), why.into());
         }
         if g.moves().len() >= 2 * cfg.max_moves as usize {
             return finish(&native, GameResult::Draw, "move limit".into());
@@ -571,12 +560,9 @@ fn record(
     engine_of: impl Fn(Color) -> usize,
 ) -> GameRecord {
     let white = engine_of(Color::White);
-    let points = match result {
-        GameResult::WhiteWins => f64::from(u8::from(white == 0)),
-        GameResult::BlackWins => f64::from(u8::from(white == 1)),
-        GameResult::Draw => 0.5,
-        GameResult::Unknown => 0.5,
-    };
+    // The first engine's points; an unknown result counts as a draw.
+    let white_points = result.white_points().unwrap_or(0.5);
+    let points = if white == 0 { white_points } else { 1.0 - white_points };
     let base = cfg.variant.base;
     let token = result.to_pdn(base);
     let mut tags: Vec<(String, String)> = vec![
@@ -588,9 +574,7 @@ fn record(
         ("Result".into(), token.into()),
         ("GameType".into(), base.pdn_gametype().into()),
     ];
-    if base == Base::Ukrainian || cfg.variant.optional_capture {
-        tags.push(("Variant".into(), cfg.variant.name()));
-    }
+    tags.extend(pdn::variant_tag(cfg.variant));
     let first_mover_starts;
     let fen = with_rules!(cfg.variant, R => {
         let spec = GameSpec { start: opening.start.clone(), moves: Vec::new() };
@@ -750,11 +734,8 @@ pub fn merge(texts: &[String], variant: Variant, first: Option<&str>) -> Result<
     let mut pair_points: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     for g in &games {
         let white_first = g.tag("White") == Some(first.as_str());
-        let points = match (g.result, white_first) {
-            (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => 1.0,
-            (GameResult::WhiteWins, false) | (GameResult::BlackWins, true) => 0.0,
-            _ => 0.5,
-        };
+        let white_points = g.result.white_points().unwrap_or(0.5);
+        let points = if white_first { white_points } else { 1.0 - white_points };
         match points {
             p if p >= 1.0 => summary.wdl.wins += 1,
             p if p <= 0.0 => summary.wdl.losses += 1,

@@ -42,6 +42,24 @@ fn expected(d: f64) -> f64 {
     1.0 / (1.0 + (-K * d).exp())
 }
 
+/// The information matrix bordered by the constraint that the ratings sum to zero:
+/// `[info 1; 1ᵀ 0]`.
+fn bordered(info: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    let n = info.len();
+    let mut a: Vec<Vec<f64>> = info
+        .iter()
+        .map(|row| {
+            let mut row = row.clone();
+            row.push(1.0);
+            row
+        })
+        .collect();
+    let mut last = vec![1.0; n];
+    last.push(0.0);
+    a.push(last);
+    a
+}
+
 /// Solves `a x = b` for a small dense symmetric system (Gaussian elimination).
 fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
     let n = b.len();
@@ -112,16 +130,9 @@ pub fn rate(games: &[RatedGame], prior: f64) -> Vec<Rating> {
     for _ in 0..100 {
         let (grad, info) = fisher(&r);
         // [info 1; 1ᵀ 0] [Δ; λ] = [grad; 0] keeps Σ Δ = 0.
-        let mut a = info.clone();
-        for row in a.iter_mut() {
-            row.push(1.0);
-        }
-        let mut last = vec![1.0; n];
-        last.push(0.0);
-        a.push(last);
-        let mut b = grad.clone();
+        let mut b = grad;
         b.push(0.0);
-        let Some(step) = solve(a, b) else { break };
+        let Some(step) = solve(bordered(&info), b) else { break };
         let mut biggest: f64 = 0.0;
         for i in 0..n {
             let d = step[i].clamp(-400.0, 400.0);
@@ -137,16 +148,10 @@ pub fn rate(games: &[RatedGame], prior: f64) -> Vec<Rating> {
     let (_, info) = fisher(&r);
     let errors: Vec<f64> = (0..n)
         .map(|i| {
-            let mut a = info.clone();
-            for row in a.iter_mut() {
-                row.push(1.0);
-            }
-            let mut last = vec![1.0; n];
-            last.push(0.0);
-            a.push(last);
             let mut e = vec![0.0; n + 1];
             e[i] = 1.0;
-            solve(a, e).map_or(f64::NAN, |col| 1.959_963_984_540_054 * col[i].max(0.0).sqrt())
+            solve(bordered(&info), e)
+                .map_or(f64::NAN, |col| super::stats::Z95 * col[i].max(0.0).sqrt())
         })
         .collect();
     let mut out: Vec<Rating> = (0..n)

@@ -10,7 +10,7 @@
 use serde::Serialize;
 
 /// z for a two-sided 95% interval.
-const Z95: f64 = 1.959_963_984_540_054;
+pub(crate) const Z95: f64 = 1.959_963_984_540_054;
 
 /// Win, draw and loss counts (from the first engine's side).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]

@@ -367,9 +367,6 @@ impl<W: Write> Session<W> {
         let mut p = self.params.clone();
         let result: Result<(), String> = match name {
             "variant" => match value.parse::<Variant>() {
-                Ok(v) if v.optional_capture && v.base.is_10x10() => {
-                    Err("optional capture exists only for 8x8 rule sets".into())
-                }
                 Ok(v) => {
                     p.base = v.base;
                     if v.optional_capture {

@@ -16,7 +16,6 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::score::Score;
 use crate::tt::Table;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use worker::Worker;
@@ -229,23 +228,22 @@ pub fn run<R: Eval>(input: SearchInput<'_, R>, mut report: impl FnMut(&Info)) ->
     };
     input.tt.new_search();
     let threads = input.threads.clamp(1, 256);
-    let input = Arc::new(input);
+    let input = &input;
     let mut results = Vec::new();
     std::thread::scope(|s| {
         let mut helpers = Vec::new();
         for id in 1..threads {
             let shared = &shared;
-            let input = Arc::clone(&input);
             let handle = std::thread::Builder::new()
                 .name(format!("kondavo-search-{id}"))
                 .stack_size(64 << 20)
-                .spawn_scoped(s, move || Worker::new(id, &input, shared).iterate(&mut |_| {}));
+                .spawn_scoped(s, move || Worker::new(id, input, shared).iterate(&mut |_| {}));
             match handle {
                 Ok(h) => helpers.push(h),
                 Err(e) => log::warn!("search thread {id} could not start: {e}"),
             }
         }
-        let main = Worker::new(0, &input, &shared).iterate(&mut report);
+        let main = Worker::new(0, input, &shared).iterate(&mut report);
         // The main worker decides when the search ends; helpers follow.
         shared.control.stop();
         results.push(main);

@@ -514,9 +514,11 @@ impl<'a, R: Eval> Worker<'a, R> {
             let child = pos.after(mv);
             let quiet = !mv.is_capture() && !mv.is_promotion();
             // A move after which the opponent must capture is a sacrifice or an exchange:
-            // tactics, never reduced or pruned.
-            let forcing = child.has_capture();
-            let killer = self.killers[ply].contains(&Some(mv));
+            // tactics, never reduced or pruned. Only quiet moves out of quiet nodes can be
+            // reduced or pruned, so only they are asked.
+            let reducible = quiet && !capture_node;
+            let forcing = reducible && child.has_capture();
+            let killer = reducible && self.killers[ply].contains(&Some(mv));
 
             // 8. Late quiet moves near the horizon are pruned in non-PV nodes.
             if !pv_node

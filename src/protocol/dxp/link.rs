@@ -144,11 +144,6 @@ impl Link {
         !self.pending.is_empty()
     }
 
-    /// True once the connection is known to be gone.
-    pub fn is_closed(&self) -> bool {
-        self.closed
-    }
-
     /// Closes the connection and waits for the reader thread.
     pub fn close(&mut self) {
         self.closed = true;

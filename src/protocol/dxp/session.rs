@@ -26,7 +26,6 @@ use crate::pdn::{self, GameResult};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::search::{Control, Limits, Mode};
-use crate::variant::Base;
 use std::io::Write;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
@@ -111,14 +110,6 @@ fn describe(outcome: Outcome) -> String {
     }
 }
 
-fn result_of(outcome: Outcome) -> GameResult {
-    match outcome {
-        Outcome::Win(Color::White) => GameResult::WhiteWins,
-        Outcome::Win(Color::Black) => GameResult::BlackWins,
-        Outcome::Repetition | Outcome::MoveCounter => GameResult::Draw,
-    }
-}
-
 /// Our clock: the whole game's time, what we used of it, and when our turn began.
 #[derive(Clone, Debug)]
 struct Clock {
@@ -151,7 +142,7 @@ struct Play<R: Rules> {
 
 impl<R: Rules> Play<R> {
     fn new(start: Position<R>, ours: Color, budget: Duration, moves: u32) -> Play<R> {
-        let start_text = if notation::to_fen(&start) == notation::to_fen(&Position::<R>::start()) {
+        let start_text = if start == Position::<R>::start() {
             "start".to_string()
         } else {
             notation::to_fen(&start)
@@ -522,7 +513,12 @@ impl<'a> Table<'a> {
                         Outcome::Win(_) => EndReason::ILose,
                         _ => EndReason::Draw,
                     };
-                    return self.end_game(reason, we_stop, result_of(outcome), describe(outcome));
+                    return self.end_game(
+                        reason,
+                        we_stop,
+                        GameResult::of(outcome),
+                        describe(outcome),
+                    );
                 }
                 let event = match self.think(engine, play) {
                     Thought::Move(mv) => {
@@ -573,7 +569,7 @@ impl<'a> Table<'a> {
                         return self.end_game(
                             peer_turn_reason(outcome, play.ours),
                             we_stop,
-                            result_of(outcome),
+                            GameResult::of(outcome),
                             format!("{}; the peer did not end the game", describe(outcome)),
                         );
                     }
@@ -681,7 +677,7 @@ impl<'a> Table<'a> {
                     return Some(self.end_game(
                         peer_turn_reason(outcome, play.ours),
                         we_stop,
-                        result_of(outcome),
+                        GameResult::of(outcome),
                         describe(outcome),
                     ));
                 }
@@ -709,12 +705,12 @@ impl<'a> Table<'a> {
                 let confirm = Message::GameEnd { reason: EndReason::Unknown, stop: we_stop };
                 let lost = self.send(&confirm).err();
                 let (result, why) = match play.game.outcome() {
-                    Some(outcome) => (result_of(outcome), describe(outcome)),
+                    Some(outcome) => (GameResult::of(outcome), describe(outcome)),
                     None => {
                         let theirs = !play.ours;
                         let result = match reason {
-                            EndReason::ILose => win(play.ours),
-                            EndReason::IWin => win(theirs),
+                            EndReason::ILose => GameResult::win(play.ours),
+                            EndReason::IWin => GameResult::win(theirs),
                             EndReason::Draw => GameResult::Draw,
                             EndReason::Unknown => GameResult::Unknown,
                         };
@@ -882,9 +878,7 @@ impl<'a> Table<'a> {
         if play.start_text != "start" {
             tags.push(("FEN".to_string(), play.start_text.clone()));
         }
-        if R::BASE == Base::Ukrainian || R::OPTIONAL_CAPTURE {
-            tags.push(("Variant".to_string(), R::variant().name()));
-        }
+        tags.extend(pdn::variant_tag(R::variant()));
         tags.push(("Termination".to_string(), ended.why.clone()));
         let first_mover_starts = play.game.start().side() == R::FIRST;
         let text = pdn::write_game(&tags, &play.native, first_mover_starts, token);
@@ -897,10 +891,6 @@ impl<'a> Table<'a> {
             log::error!("dxp: cannot write the game to {}: {e}", path.display());
         }
     }
-}
-
-fn win(c: Color) -> GameResult {
-    if c == Color::White { GameResult::WhiteWins } else { GameResult::BlackWins }
 }
 
 /// The reason of kondavo's GAMEEND for a game that is over on the peer's turn.
