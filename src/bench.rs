@@ -104,18 +104,27 @@ pub struct BenchLine {
 }
 
 /// Runs the bench on `variants` at `depth`, with a fresh hash table for each position; calls
-/// `line` after each position.
+/// `line` after each position. `eval_file` replaces the built-in weights (its rule set's
+/// positions only make sense then).
 pub fn run(
     variants: &[Variant],
     depth: u32,
     threads: usize,
     hash_mib: usize,
+    eval_file: Option<&str>,
     line: &mut dyn FnMut(&BenchLine),
 ) -> Result<(u64, Duration)> {
     let mut total = 0;
     let start = Instant::now();
     for &variant in variants {
-        let engine = Engine::new(Options { variant, threads, hash_mib, ..Options::default() });
+        let eval_file = eval_file.map(str::to_string);
+        let engine = Engine::try_new(Options {
+            variant,
+            threads,
+            hash_mib,
+            eval_file,
+            ..Options::default()
+        })?;
         for (i, fen) in positions(variant.base).iter().enumerate() {
             engine.new_game();
             let spec = GameSpec { start: fen.to_string(), moves: Vec::new() };

@@ -5,7 +5,7 @@
 //! typed positions inside the one dispatch, so nothing here is generic.
 
 use crate::error::{Error, Result};
-use crate::eval::Eval;
+use crate::eval::{self, Eval, Model};
 use crate::game::{DrawRules, Game};
 use crate::moves::Move;
 use crate::notation;
@@ -15,6 +15,7 @@ use crate::search::{self, Control, Info, Limits, Mode, SearchInput};
 use crate::tt::Table;
 use crate::variant::Variant;
 use crate::with_rules;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// A move in both notations.
@@ -96,6 +97,8 @@ pub struct Options {
     pub multipv: usize,
     /// Official FMJD draw counters on the 10x10 board.
     pub fmjd_draws: bool,
+    /// A weights file to evaluate with instead of the rule set's built-in weights.
+    pub eval_file: Option<String>,
 }
 
 impl Default for Options {
@@ -106,14 +109,16 @@ impl Default for Options {
             hash_mib: 64,
             multipv: 1,
             fmjd_draws: false,
+            eval_file: None,
         }
     }
 }
 
-/// The engine: options and the hash table.
+/// The engine: options, the hash table and the evaluation's weights.
 pub struct Engine {
     options: Options,
     tt: Table,
+    model: Option<Arc<Model>>,
 }
 
 impl Default for Engine {
@@ -129,7 +134,26 @@ impl Engine {
     /// An engine with `options`.
     pub fn new(options: Options) -> Engine {
         let tt = Table::new(options.hash_mib.clamp(1, MAX_HASH_MIB));
-        Engine { options, tt }
+        let model = match model_of(&options) {
+            Ok(m) => m,
+            Err(e) => {
+                log::error!("evaluation: {e}; using the built-in weights");
+                eval::builtin_model(options.variant.base)
+            }
+        };
+        Engine { options, tt, model }
+    }
+
+    /// An engine with `options`, or the error of its weights file.
+    pub fn try_new(options: Options) -> Result<Engine> {
+        let model = model_of(&options)?;
+        let tt = Table::try_new(options.hash_mib.clamp(1, MAX_HASH_MIB)).map_err(Error)?;
+        Ok(Engine { options, tt, model })
+    }
+
+    /// The learned evaluation in use (`None`: the hand-set weights).
+    pub fn model(&self) -> Option<&Model> {
+        self.model.as_deref()
     }
 
     /// The options in force.
@@ -141,6 +165,14 @@ impl Engine {
     /// the new table cannot be allocated, the options and the table size stay as they were
     /// (the table is emptied) and the error says so.
     pub fn set_options(&mut self, options: Options) -> Result<()> {
+        // The weights first: a file that does not load changes nothing.
+        let model = if options.eval_file != self.options.eval_file
+            || options.variant.base != self.options.variant.base
+        {
+            Some(model_of(&options)?)
+        } else {
+            None
+        };
         if options.hash_mib != self.options.hash_mib {
             // The old table goes first, so that its memory can serve the new one.
             self.tt = Table::new(1);
@@ -153,6 +185,9 @@ impl Engine {
             }
         }
         self.options = options;
+        if let Some(m) = model {
+            self.model = m;
+        }
         Ok(())
     }
 
@@ -200,6 +235,7 @@ impl Engine {
             multipv: self.options.multipv,
             tt: &self.tt,
             control,
+            model: self.model.as_deref(),
         };
         let mut pv = Vec::new();
         let result = search::run(input, |info: &Info| {
@@ -222,6 +258,19 @@ impl Engine {
             pv = best.iter().cloned().chain(ponder.iter().cloned()).collect();
         }
         Ok(Done { best, ponder, score: result.score, depth: result.depth, nodes: result.nodes, pv })
+    }
+}
+
+/// The weights `options` ask for: its file (which must be for its rule set) or the built-in
+/// ones.
+fn model_of(options: &Options) -> Result<Option<Arc<Model>>> {
+    match &options.eval_file {
+        Some(path) => {
+            let m = Model::load(std::path::Path::new(path))?;
+            m.check_rule_set(options.variant.base)?;
+            Ok(Some(Arc::new(m)))
+        }
+        None => Ok(eval::builtin_model(options.variant.base)),
     }
 }
 

@@ -13,6 +13,7 @@ pub mod error;
 pub mod eval;
 pub mod game;
 pub mod geometry;
+pub mod learn;
 pub mod matches;
 pub mod movegen;
 pub mod moves;

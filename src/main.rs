@@ -1,5 +1,7 @@
 //! The `kondavo` command line.
 
+mod cli;
+
 use clap::{Parser, Subcommand, ValueEnum};
 use kondavo::engine::{Engine, Options};
 use kondavo::error::{Error, Result};
@@ -78,6 +80,9 @@ enum Command {
         /// Hash table size in MiB.
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
         hash: u64,
+        /// Evaluate with this weights file instead of the built-in weights (needs --variant).
+        #[arg(long, requires = "variant")]
+        eval: Option<String>,
     },
     /// Analyse positions read from standard input, one per line (FEN, Hub string or
     /// `start`), and print one line per position.
@@ -109,6 +114,9 @@ enum Command {
         /// Read positions from this file instead of standard input.
         #[arg(long)]
         input: Option<std::path::PathBuf>,
+        /// Evaluate with this weights file instead of the built-in weights.
+        #[arg(long)]
+        eval: Option<String>,
     },
     /// Play other engines over DXP (DamExchange, TCP): follow their game requests (the
     /// default, as a server on 127.0.0.1:27531) or start a match as the initiator.
@@ -127,6 +135,11 @@ enum Command {
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
     },
+    /// Generate training data: games of the engine against itself at a fixed node budget,
+    /// written as quiet positions with results and scores.
+    Selfplay(Box<cli::selfplay::SelfplayArgs>),
+    /// Fit a weights file to self-play data (logistic regression on the game results).
+    Train(Box<cli::train::TrainArgs>),
     /// Show a position: board diagram, side to move, FEN and legal moves.
     #[command(alias = "d")]
     Show {
@@ -186,12 +199,14 @@ fn main() -> ExitCode {
         }
         Command::Dxp(args) => kondavo::protocol::dxp::run(&args),
         Command::Match(args) => run_match(*args),
+        Command::Selfplay(args) => cli::selfplay::run(*args),
+        Command::Train(args) => cli::train::run(*args),
         Command::Ratings { variant, prior, files } => run_ratings(variant, prior, &files),
         Command::Show { variant, fen, moves } => {
             with_rules!(variant, R => run_show::<R>(&fen, moves.as_deref()))
         }
-        Command::Bench { variant, depth, threads, hash } => {
-            run_bench(variant, depth, threads, hash)
+        Command::Bench { variant, depth, threads, hash, eval } => {
+            run_bench(variant, depth, threads, hash, eval.as_deref())
         }
         Command::Analyze {
             variant,
@@ -203,12 +218,14 @@ fn main() -> ExitCode {
             multipv,
             json,
             input,
+            eval,
         } => {
             let options = Options {
                 variant,
                 threads: threads as usize,
                 hash_mib: hash as usize,
                 multipv: multipv as usize,
+                eval_file: eval,
                 ..Options::default()
             };
             run_analyze(options, depth, nodes, movetime, json, input)
@@ -281,14 +298,20 @@ fn run_show<R: Rules>(fen: &str, moves: Option<&str>) -> Result<()> {
     Ok(())
 }
 
-fn run_bench(variant: Option<Variant>, depth: u32, threads: u32, hash: u64) -> Result<()> {
+fn run_bench(
+    variant: Option<Variant>,
+    depth: u32,
+    threads: u32,
+    hash: u64,
+    eval: Option<&str>,
+) -> Result<()> {
     let variants: Vec<Variant> = match variant {
         Some(v) => vec![v],
         None => Base::ALL.into_iter().map(Variant::new).collect(),
     };
     let mut out = std::io::stdout().lock();
     let (nodes, time) =
-        kondavo::bench::run(&variants, depth, threads as usize, hash as usize, &mut |l| {
+        kondavo::bench::run(&variants, depth, threads as usize, hash as usize, eval, &mut |l| {
             let _ = writeln!(
                 out,
                 "position {} {} depth={} nodes={} score={} best={} time={:.3}",
@@ -345,7 +368,7 @@ fn run_analyze(
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let engine = Engine::new(options);
+    let engine = Engine::try_new(options)?;
     let mut out = std::io::stdout().lock();
     let mut failed = 0;
     for (n, line) in lines.enumerate() {

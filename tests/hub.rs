@@ -429,3 +429,72 @@ fn pydraughts_06_numbering_is_detected_from_an_illegal_move_list() {
     let from: usize = mv.split(['-', 'x']).next().unwrap().parse().unwrap();
     assert!((9..=12).contains(&from), "{mv}");
 }
+
+/// The `score` of the last `info` line of a fixed-depth search of `pos`.
+fn score_at_depth(e: &mut Engine, pos: &str, depth: u32) -> String {
+    e.send(&format!("pos pos={pos}"));
+    e.send(&format!("level depth={depth}"));
+    e.send("go analyze");
+    let lines = e.until("done");
+    let info = lines.iter().rev().find(|l| l.starts_with("info")).expect("an info line");
+    get(&fields(info), "score").expect("a score").to_string()
+}
+
+#[test]
+fn eval_file_loads_weights_and_a_bad_file_is_an_error_that_keeps_the_old_ones() {
+    use kondavo::eval::{Model, layout, model};
+    use kondavo::variant::Base;
+    let dir = std::env::temp_dir().join(format!("kondavo-hub-eval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let windows = layout::default_windows(model::shape_of(Base::International));
+    let zero = dir.join("zero.kdw");
+    std::fs::write(&zero, Model::zero(Base::International, windows, 8).unwrap().to_bytes())
+        .unwrap();
+    let corrupt = dir.join("corrupt.kdw");
+    let mut bytes = std::fs::read(&zero).unwrap();
+    let n = bytes.len();
+    bytes[n / 2] ^= 1;
+    std::fs::write(&corrupt, &bytes).unwrap();
+    let english = dir.join("english.kdw");
+    let w8 = layout::default_windows(model::shape_of(Base::English));
+    std::fs::write(&english, Model::zero(Base::English, w8, 8).unwrap().to_bytes()).unwrap();
+    // Hub position string of W:W31-44,46-50:B1-8,10-12,14-20,23 (White a man up).
+    let pos = with_rules!("international".parse::<Variant>().unwrap(), R => {
+        kondavo::notation::to_hub_position(
+            &parse_position::<R>("W:W31-44,46-50:B1-8,10-12,14-20,23").unwrap(),
+        )
+    });
+
+    let mut e = Engine::start();
+    e.handshake();
+    let built_in = score_at_depth(&mut e, &pos, 3);
+    assert_ne!(built_in, "0.00");
+    e.send(&format!("set-param name=eval-file value={}", zero.display()));
+    assert_eq!(score_at_depth(&mut e, &pos, 3), "0.00", "all-zero weights score nothing");
+    for (file, needle) in [
+        (corrupt.display().to_string(), "checksum"),
+        (english.display().to_string(), "english"),
+        (dir.join("missing.kdw").display().to_string(), "cannot read"),
+    ] {
+        e.send(&format!("set-param name=eval-file value={file}"));
+        let reply = e.next();
+        assert!(reply.starts_with("error message=") && reply.contains(needle), "{reply}");
+        fields(&reply);
+        assert_eq!(score_at_depth(&mut e, &pos, 3), "0.00", "the loaded weights stay");
+    }
+    e.send("hub");
+    let lines = e.until("wait");
+    let shown = format!("param name=eval-file value={} type=string", zero.display());
+    assert!(lines.contains(&shown), "{lines:?}");
+    e.send("set-param name=eval-file value=default");
+    assert_eq!(score_at_depth(&mut e, &pos, 3), built_in);
+    // Another rule set drops a file made for the old one.
+    e.send(&format!("set-param name=eval-file value={}", zero.display()));
+    e.send("set-param name=variant value=english");
+    e.send("hub");
+    let lines = e.until("wait");
+    assert!(lines.iter().any(|l| l == "param name=eval-file value=default type=string"));
+    e.send("quit");
+    assert!(e.close().success());
+    let _ = std::fs::remove_dir_all(&dir);
+}

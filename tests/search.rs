@@ -159,6 +159,7 @@ fn search<R: kondavo::eval::Eval>(
 ) -> search::SearchResult {
     let tt = Table::new(16);
     let control = Control::new();
+    let model = kondavo::eval::builtin_model(R::BASE);
     let input = SearchInput {
         root,
         history,
@@ -170,6 +171,7 @@ fn search<R: kondavo::eval::Eval>(
         multipv: 1,
         tt: &tt,
         control: &control,
+        model: model.as_deref(),
     };
     search::run(input, |_| {})
 }
@@ -310,6 +312,7 @@ fn bench_node_count_is_pinned() {
     const BENCH: u64 = 18_441_321;
     let variants: Vec<Variant> = Base::ALL.into_iter().map(Variant::new).collect();
     let (nodes, _) =
-        kondavo::bench::run(&variants, kondavo::bench::DEFAULT_DEPTH, 1, 64, &mut |_| {}).unwrap();
+        kondavo::bench::run(&variants, kondavo::bench::DEFAULT_DEPTH, 1, 64, None, &mut |_| {})
+            .unwrap();
     assert_eq!(nodes, BENCH);
 }

@@ -8,6 +8,11 @@
 //! side has only kings left, a drive towards the lone kings. Material that the rule set cannot
 //! win (a lone king holds against a few kings) is scaled towards a draw.
 //!
+//! That hand-set evaluation is the fallback; a rule set with a trained [`Model`] (a weights
+//! file in `data/eval/`, built into the binary, or one loaded at run time) is scored by the
+//! model instead, with the same endgame drive and scaling on top (rule knowledge that a
+//! linear model cannot express).
+//!
 //! The optional-capture variants use their base rule set's weights.
 
 mod brazilian;
@@ -15,6 +20,8 @@ mod czech;
 mod english;
 mod international;
 mod italian;
+pub mod layout;
+pub mod model;
 mod russian;
 mod spanish;
 mod turkish;
@@ -26,7 +33,10 @@ use crate::geometry::{Geometry, Shape};
 use crate::position::Position;
 use crate::rules::{Optional, Rules};
 use crate::score::Score;
+use crate::variant::Base;
+pub use model::Model;
 use once_cell::sync::Lazy;
+use std::sync::Arc;
 
 /// The weights of one rule set's evaluation (centi-men).
 #[derive(Clone, Copy, Debug)]
@@ -119,7 +129,11 @@ static TABLES: Lazy<[Tables; 3]> = Lazy::new(|| {
 });
 
 fn tables<G: Geometry>() -> &'static Tables {
-    &TABLES[match G::SHAPE {
+    tables_for(G::SHAPE)
+}
+
+fn tables_for(shape: Shape) -> &'static Tables {
+    &TABLES[match shape {
         Shape::Diagonal10 => 0,
         Shape::Diagonal8 => 1,
         Shape::Orthogonal8 => 2,
@@ -186,17 +200,35 @@ fn distance(t: &Tables, a: u32, b: u32) -> i32 {
     i32::from(dr.max(dc))
 }
 
-/// The evaluation of `pos` for the side to move.
-pub fn evaluate<R: Eval>(pos: &Position<R>) -> Score {
+/// The hand-set evaluation of `pos` for White, before the endgame terms.
+fn hand_score<R: Eval>(pos: &Position<R>) -> i32 {
     let w = &R::WEIGHTS;
     let t = tables::<R::Geo>();
     let material =
         |c: Color| w.man * pos.men(c).count() as i32 + w.king * pos.kings(c).count() as i32;
-    let (mw, mb) = (material(Color::White), material(Color::Black));
-    let mut s = mw - mb + side(pos, Color::White, t) - side(pos, Color::Black, t);
+    material(Color::White) - material(Color::Black) + side(pos, Color::White, t)
+        - side(pos, Color::Black, t)
+}
 
-    // Endgames against lone kings: drive the attackers towards them, and scale what a lone
-    // king holds towards a draw.
+/// The evaluation of `pos` for the side to move: by `model` when there is one, else by the
+/// rule set's hand-set weights.
+#[inline]
+pub fn evaluate<R: Eval>(pos: &Position<R>, model: Option<&Model>) -> Score {
+    let s = match model {
+        Some(m) => m.white_score(pos),
+        None => hand_score(pos),
+    };
+    let s = endgame(pos, s);
+    Score(if pos.side() == Color::White { s } else { -s })
+}
+
+/// Endgames against lone kings: drive the attackers towards them, and scale what a lone king
+/// holds towards a draw. `s` and the result are White's.
+fn endgame<R: Eval>(pos: &Position<R>, mut s: i32) -> i32 {
+    let w = &R::WEIGHTS;
+    let t = tables::<R::Geo>();
+    let material =
+        |c: Color| w.man * pos.men(c).count() as i32 + w.king * pos.kings(c).count() as i32;
     for (strong, weak, sign) in [(Color::White, Color::Black, 1), (Color::Black, Color::White, -1)]
     {
         let weak_pieces = pos.pieces(weak);
@@ -214,5 +246,41 @@ pub fn evaluate<R: Eval>(pos: &Position<R>) -> Score {
             s /= 8;
         }
     }
-    Score(if pos.side() == Color::White { s } else { -s })
+    s
+}
+
+/// The trained weights files built into the binary (`data/eval/<rule set>.kdw`; each file
+/// names the data and settings that made it). A rule set without one plays with its
+/// hand-set weights.
+const BUILTIN_FILES: &[(Base, &[u8])] = &[];
+
+/// The built-in weights file of a rule set, if it has been trained.
+pub fn builtin_file(base: Base) -> Option<&'static [u8]> {
+    BUILTIN_FILES.iter().find(|(b, _)| *b == base).map(|(_, f)| *f)
+}
+
+static BUILTIN: Lazy<Vec<Option<Arc<Model>>>> = Lazy::new(|| {
+    Base::ALL
+        .into_iter()
+        .map(|b| {
+            let bytes = builtin_file(b)?;
+            match Model::from_bytes(bytes) {
+                Ok(m) if m.base() == b => Some(Arc::new(m)),
+                Ok(_) => {
+                    log::error!("built-in weights of {} are for another rule set", b.id());
+                    None
+                }
+                Err(e) => {
+                    log::error!("built-in weights of {} do not load: {e}", b.id());
+                    None
+                }
+            }
+        })
+        .collect()
+});
+
+/// The built-in model of a rule set (`None`: it plays with the hand-set weights).
+pub fn builtin_model(base: Base) -> Option<Arc<Model>> {
+    let i = Base::ALL.iter().position(|&b| b == base)?;
+    BUILTIN[i].clone()
 }

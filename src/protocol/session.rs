@@ -50,6 +50,7 @@ struct Params {
     multipv: usize,
     numbering: Numbering,
     fmjd_draws: bool,
+    eval_file: Option<String>,
 }
 
 impl Default for Params {
@@ -63,6 +64,7 @@ impl Default for Params {
             multipv: 1,
             numbering: Numbering::Auto,
             fmjd_draws: false,
+            eval_file: None,
         }
     }
 }
@@ -80,6 +82,7 @@ impl Params {
             hash_mib: self.hash_mib,
             multipv: self.multipv,
             fmjd_draws: self.fmjd_draws,
+            eval_file: self.eval_file.clone(),
         }
     }
 
@@ -353,6 +356,14 @@ impl<W: Write> Session<W> {
                     ("type", "bool".into()),
                 ],
             ),
+            hub::format(
+                "param",
+                &[
+                    ("name", "eval-file".into()),
+                    ("value", p.eval_file.clone().unwrap_or_else(|| "default".into())),
+                    ("type", "string".into()),
+                ],
+            ),
         ];
         for l in lines {
             self.send(&l);
@@ -407,10 +418,22 @@ impl<W: Write> Session<W> {
             "fmjd-draws" => {
                 parse_bool(value).map(|b| p.fmjd_draws = b).ok_or(bad_number("boolean", value))
             }
+            "eval-file" => {
+                let v = value.trim();
+                p.eval_file =
+                    (!v.is_empty() && v != "default" && v != "<empty>").then(|| v.to_string());
+                Ok(())
+            }
             _ => return, // unknown names are accepted silently (lidraughts sends initial-time)
         };
         if let Err(e) = result {
             return self.error(&format!("{name}: {e}"));
+        }
+        // Another rule set's weights file does not follow the variant: back to the built-in
+        // weights of the new rule set.
+        if name == "variant" && p.base != self.params.base && p.eval_file.is_some() {
+            log::warn!("variant changed: the weights file is dropped for the built-in weights");
+            p.eval_file = None;
         }
         if let Some(engine) = &mut self.engine
             && let Err(e) = engine.set_options(p.options())

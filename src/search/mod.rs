@@ -206,6 +206,8 @@ pub struct SearchInput<'a, R: Eval> {
     pub tt: &'a Table,
     /// Stop and ponder control.
     pub control: &'a Control,
+    /// The learned evaluation (`None`: the rule set's hand-set weights).
+    pub model: Option<&'a crate::eval::Model>,
 }
 
 /// Shared among the workers of one search.

@@ -444,7 +444,7 @@ impl<'a, R: Eval> Worker<'a, R> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 8 {
-            return evaluate(pos);
+            return evaluate(pos, self.input.model);
         }
 
         // 2. Draws by repetition or by the move counter.
@@ -490,7 +490,7 @@ impl<'a, R: Eval> Worker<'a, R> {
         //    above beta stands (never with captures pending on either side, where the
         //    material can swing).
         if !pv_node && !capture_node && !threatened && depth <= 3 && !beta.is_decisive() {
-            let eval = evaluate(pos);
+            let eval = evaluate(pos, self.input.model);
             if eval - 90 * depth >= beta {
                 return eval;
             }
@@ -658,7 +658,7 @@ impl<'a, R: Eval> Worker<'a, R> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return evaluate(pos, self.input.model);
         }
         let must_capture = movegen::has_capture(pos);
         let mut moves = MoveList::new();
@@ -675,7 +675,7 @@ impl<'a, R: Eval> Worker<'a, R> {
                 }
                 next_threat_ok = false;
             } else {
-                let stand = evaluate(pos);
+                let stand = evaluate(pos, self.input.model);
                 if stand >= beta {
                     return stand;
                 }

@@ -1,0 +1,613 @@
+//! The learned evaluation: a linear model over sparse features, with two weights per feature
+//! (opening-middlegame and endgame) blended by the game stage, as Scan does it.
+//!
+//! Features, each counted for White and subtracted for Black (so the model is
+//! colour-symmetric by construction):
+//!
+//! | parameters | feature |
+//! |---|---|
+//! | `MEN` | men |
+//! | `FIRST_KING` | having at least one king (the first king is worth far more than the next) |
+//! | `EXTRA_KINGS` | kings beyond the first |
+//! | `KING_MOBILITY` | empty squares the kings can move to |
+//! | `BALANCE` | left-right imbalance of the men, `abs(sum of (2 col - size + 1))` |
+//! | `RUNAWAYS` | men with nothing in their forward cone while the opponent has no king |
+//! | `KING_SQUARE + s` | a king on square `s` (Black's on the rotated square) |
+//! | tables | one table per [window](super::layout), `3^n` entries indexed by its men |
+//!
+//! The stage is Scan's: `tempo` is the sum over all men of the rows each still has to go,
+//! `stage = start tempo - tempo`, and a score is `(mg (T - stage) + eg stage) / T`.
+//!
+//! The same [`Model::visit`] lists the features for the evaluation and for the trainer, so
+//! they cannot disagree. Window indices are gathered byte by byte from the men bit sets with
+//! lookup tables built when the model loads (portable, no `pext`).
+
+use super::layout::{self, MAX_WINDOW};
+use crate::bail;
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::error::{Error, Result};
+use crate::geometry::{Geometry, Shape};
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::variant::Base;
+
+/// Men.
+pub const MEN: usize = 0;
+/// The first king.
+pub const FIRST_KING: usize = 1;
+/// Kings beyond the first.
+pub const EXTRA_KINGS: usize = 2;
+/// King mobility.
+pub const KING_MOBILITY: usize = 3;
+/// Left-right balance of the men.
+pub const BALANCE: usize = 4;
+/// Runaway men.
+pub const RUNAWAYS: usize = 5;
+/// First king-square parameter.
+pub const KING_SQUARE: usize = 6;
+
+/// Names of the fixed scalar parameters (for reports).
+pub const SCALAR_NAMES: [&str; KING_SQUARE] =
+    ["men", "first-king", "extra-kings", "king-mobility", "balance", "runaways"];
+
+/// Number of scalar parameters of a shape.
+pub const fn scalar_count(shape: Shape) -> usize {
+    KING_SQUARE + layout::squares_of(shape)
+}
+
+/// Bit of internal square `i` in the shape's bit layout (see [`crate::geometry`]).
+pub const fn bit_of(shape: Shape, i: usize) -> u32 {
+    match shape {
+        Shape::Diagonal10 => (i + i / 10) as u32,
+        Shape::Diagonal8 => (i + i / 8) as u32,
+        Shape::Orthogonal8 => i as u32,
+    }
+}
+
+/// Shape code in the weights file.
+pub const fn shape_code(shape: Shape) -> u8 {
+    match shape {
+        Shape::Diagonal10 => 0,
+        Shape::Diagonal8 => 1,
+        Shape::Orthogonal8 => 2,
+    }
+}
+
+fn shape_of_code(code: u8) -> Option<Shape> {
+    match code {
+        0 => Some(Shape::Diagonal10),
+        1 => Some(Shape::Diagonal8),
+        2 => Some(Shape::Orthogonal8),
+        _ => None,
+    }
+}
+
+/// The board shape of a rule set.
+pub const fn shape_of(base: Base) -> Shape {
+    match base {
+        Base::International => Shape::Diagonal10,
+        Base::Turkish => Shape::Orthogonal8,
+        _ => Shape::Diagonal8,
+    }
+}
+
+/// How one reading of a window becomes a table index.
+#[derive(Clone, Copy, Debug)]
+struct Plan {
+    /// Parameter of the table's entry 0.
+    offset: u32,
+    /// +1 for White's reading, -1 for Black's.
+    sign: i32,
+    /// White's reading: own men are White's.
+    white: bool,
+    /// Bytes of the bit set that hold window squares: (byte number, lookup table).
+    parts: [(u8, u16); 8],
+    len: u8,
+}
+
+/// A learned evaluation for one rule set: windows and weights.
+#[derive(Clone, Debug)]
+pub struct Model {
+    base: Base,
+    shape: Shape,
+    /// Weight units per centi-man.
+    unit: i32,
+    windows: Vec<Vec<u8>>,
+    /// (mg, eg) per parameter.
+    weights: Vec<[i16; 2]>,
+    description: String,
+    plans: Vec<Plan>,
+    luts: Vec<[u32; 256]>,
+    /// Rows-to-go masks: `rows[c][k]` = squares where a man of colour `c` has `k` rows to go.
+    rows: [[u64; 10]; 2],
+    /// Tempo of the start position.
+    start_tempo: i32,
+    /// Per bit: the internal square index (for king squares).
+    index: [u8; 64],
+}
+
+/// Magic bytes at the start of a weights file.
+pub const MAGIC: &[u8; 8] = b"KDVOEVAL";
+/// Version of the weights file format.
+pub const VERSION: u32 = 1;
+/// The default weight unit: weights are stored in 1/8 centi-man.
+pub const DEFAULT_UNIT: i32 = 8;
+
+impl Model {
+    /// A model of `base` with `windows` and all weights zero.
+    pub fn zero(base: Base, windows: Vec<Vec<u8>>, unit: i32) -> Result<Model> {
+        let shape = shape_of(base);
+        let n = param_count(shape, &windows)?;
+        Model::from_parts(base, unit, windows, vec![[0; 2]; n], String::new())
+    }
+
+    /// A model from its parts, checked.
+    pub fn from_parts(
+        base: Base,
+        unit: i32,
+        windows: Vec<Vec<u8>>,
+        weights: Vec<[i16; 2]>,
+        description: String,
+    ) -> Result<Model> {
+        let shape = shape_of(base);
+        let n = param_count(shape, &windows)?;
+        if weights.len() != n {
+            bail!("the model has {} weights; its windows need {n}", weights.len());
+        }
+        if !(1..=1000).contains(&unit) {
+            bail!("weight unit {unit} is out of range (1 to 1000 per centi-man)");
+        }
+        let mut m = Model {
+            base,
+            shape,
+            unit,
+            windows,
+            weights,
+            description,
+            plans: Vec::new(),
+            luts: Vec::new(),
+            rows: [[0; 10]; 2],
+            start_tempo: 0,
+            index: [u8::MAX; 64],
+        };
+        m.build();
+        Ok(m)
+    }
+
+    fn build(&mut self) {
+        let shape = self.shape;
+        let n = layout::squares_of(shape);
+        let size = layout::size_of(shape);
+        // Rows to go, tempo of the start.
+        for i in 0..n {
+            let bit = bit_of(shape, i);
+            self.index[bit as usize] = i as u8;
+            let row = match shape {
+                Shape::Orthogonal8 => i / 8,
+                _ => i / (size / 2),
+            };
+            self.rows[Color::White.index()][row] |= 1 << bit;
+            self.rows[Color::Black.index()][size - 1 - row] |= 1 << bit;
+        }
+        let start = match shape {
+            Shape::Diagonal10 => {
+                crate::position::Position::<crate::rules::International>::start().occupied().0
+            }
+            Shape::Diagonal8 => {
+                crate::position::Position::<crate::rules::Russian>::start().occupied().0
+            }
+            Shape::Orthogonal8 => {
+                crate::position::Position::<crate::rules::Turkish>::start().occupied().0
+            }
+        };
+        // Both sides start symmetric: twice White's half.
+        let white_half = start & self.lower_half();
+        self.start_tempo = 2 * self.tempo_of(Color::White, white_half);
+        // Gather plans.
+        let mut offset = scalar_count(shape) as u32;
+        for w in self.windows.clone() {
+            for white in [true, false] {
+                let mut luts = [[0u32; 256]; 8];
+                for (j, &s) in w.iter().enumerate() {
+                    let s = if white { s as usize } else { n - 1 - s as usize };
+                    let bit = bit_of(shape, s);
+                    let (byte, b) = ((bit / 8) as usize, bit % 8);
+                    for (v, e) in luts[byte].iter_mut().enumerate() {
+                        if v >> b & 1 == 1 {
+                            *e += 3u32.pow(j as u32);
+                        }
+                    }
+                }
+                let mut plan = Plan {
+                    offset,
+                    sign: if white { 1 } else { -1 },
+                    white,
+                    parts: [(0, 0); 8],
+                    len: 0,
+                };
+                for (byte, lut) in luts.iter().enumerate() {
+                    if lut.iter().any(|&x| x != 0) {
+                        plan.parts[plan.len as usize] = (byte as u8, self.luts.len() as u16);
+                        plan.len += 1;
+                        self.luts.push(*lut);
+                    }
+                }
+                self.plans.push(plan);
+            }
+            offset += 3u32.pow(w.len() as u32);
+        }
+    }
+
+    fn lower_half(&self) -> u64 {
+        let n = layout::squares_of(self.shape);
+        (n / 2..n).fold(0u64, |b, i| b | 1 << bit_of(self.shape, i))
+    }
+
+    #[inline(always)]
+    fn tempo_of(&self, c: Color, men: u64) -> i32 {
+        let rows = &self.rows[c.index()];
+        let mut t = 0;
+        for (k, &mask) in rows.iter().enumerate().skip(1) {
+            t += k as i32 * (men & mask).count_ones() as i32;
+        }
+        t
+    }
+
+    /// The rule set.
+    pub fn base(&self) -> Base {
+        self.base
+    }
+
+    /// The board shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// Weight units per centi-man.
+    pub fn unit(&self) -> i32 {
+        self.unit
+    }
+
+    /// The windows (White's side).
+    pub fn windows(&self) -> &[Vec<u8>] {
+        &self.windows
+    }
+
+    /// The (mg, eg) weights per parameter.
+    pub fn weights(&self) -> &[[i16; 2]] {
+        &self.weights
+    }
+
+    /// What the file says about how it was made.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// Number of parameters.
+    pub fn params(&self) -> usize {
+        self.weights.len()
+    }
+
+    /// The start position's tempo (the stage's range).
+    pub fn start_tempo(&self) -> i32 {
+        self.start_tempo
+    }
+
+    /// The stage of `pos`: 0 at the start, [`start_tempo`](Self::start_tempo) with no men.
+    #[inline(always)]
+    pub fn stage<R: Rules>(&self, pos: &Position<R>) -> i32 {
+        let tempo = self.tempo_of(Color::White, pos.men(Color::White).0)
+            + self.tempo_of(Color::Black, pos.men(Color::Black).0);
+        (self.start_tempo - tempo).clamp(0, self.start_tempo)
+    }
+
+    /// Calls `f(parameter, count)` for every active feature of `pos`, White's counted
+    /// positive and Black's negative. A parameter may come more than once.
+    #[inline(always)]
+    pub fn visit<R: Rules>(&self, pos: &Position<R>, mut f: impl FnMut(usize, i32)) {
+        let (w, b) = (Color::White, Color::Black);
+        let (wm, bm) = (pos.men(w), pos.men(b));
+        let (wk, bk) = (pos.kings(w), pos.kings(b));
+        let (nwk, nbk) = (wk.count() as i32, bk.count() as i32);
+        f(MEN, wm.count() as i32 - bm.count() as i32);
+        if (nwk > 0) != (nbk > 0) {
+            f(FIRST_KING, i32::from(nwk > 0) - i32::from(nbk > 0));
+        }
+        let extra = (nwk - 1).max(0) - (nbk - 1).max(0);
+        if extra != 0 {
+            f(EXTRA_KINGS, extra);
+        }
+        if (wk | bk).is_any() {
+            let occupied = pos.occupied().0;
+            let empty = pos.empty().0;
+            let n = layout::squares_of(self.shape);
+            let mut mobility = 0;
+            for k in wk {
+                mobility += super::king_reach::<R>(k, occupied, empty) as i32;
+                f(KING_SQUARE + self.index[k as usize] as usize, 1);
+            }
+            for k in bk {
+                mobility -= super::king_reach::<R>(k, occupied, empty) as i32;
+                f(KING_SQUARE + n - 1 - self.index[k as usize] as usize, -1);
+            }
+            if mobility != 0 {
+                f(KING_MOBILITY, mobility);
+            }
+        }
+        let balance = self.skew(wm).abs() - self.skew(bm).abs();
+        if balance != 0 {
+            f(BALANCE, balance);
+        }
+        let runaways = self.runaways::<R>(pos, w) - self.runaways::<R>(pos, b);
+        if runaways != 0 {
+            f(RUNAWAYS, runaways);
+        }
+        for plan in &self.plans {
+            let (own, opp) = if plan.white { (wm.0, bm.0) } else { (bm.0, wm.0) };
+            let mut idx = 0u32;
+            for &(byte, lut) in &plan.parts[..plan.len as usize] {
+                let t = &self.luts[lut as usize];
+                let shift = 8 * u32::from(byte);
+                idx += t[((own >> shift) & 255) as usize] + 2 * t[((opp >> shift) & 255) as usize];
+            }
+            f((plan.offset + idx) as usize, plan.sign);
+        }
+    }
+
+    /// Sum over men of `2 col - (size - 1)`.
+    #[inline(always)]
+    fn skew(&self, men: Bitboard) -> i32 {
+        let t = super::tables_for(self.shape);
+        let size = layout::size_of(self.shape) as i32;
+        men.map(|m| 2 * i32::from(t.col[m as usize]) - (size - 1)).sum()
+    }
+
+    #[inline(always)]
+    fn runaways<R: Rules>(&self, pos: &Position<R>, c: Color) -> i32 {
+        if pos.kings(!c).is_any() || self.shape == Shape::Orthogonal8 {
+            return 0;
+        }
+        let t = super::tables_for(self.shape);
+        let occupied = pos.occupied().0;
+        pos.men(c).filter(|&m| t.cone[c.index()][m as usize] & occupied == 0).count() as i32
+    }
+
+    /// The model's score of `pos` for White, in centi-men (before endgame scaling).
+    #[inline]
+    pub fn white_score<R: Rules>(&self, pos: &Position<R>) -> i32 {
+        let (mut mg, mut eg) = (0i32, 0i32);
+        let weights = &self.weights[..];
+        self.visit(pos, |p, c| {
+            let [a, b] = weights[p];
+            mg += c * i32::from(a);
+            eg += c * i32::from(b);
+        });
+        let stage = self.stage(pos);
+        let t = self.start_tempo;
+        let blended = (i64::from(mg) * i64::from(t - stage) + i64::from(eg) * i64::from(stage))
+            / i64::from(t.max(1));
+        (blended / i64::from(self.unit)) as i32
+    }
+
+    /// The weights file of this model.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        let id = self.base.id().as_bytes();
+        out.push(id.len() as u8);
+        out.extend_from_slice(id);
+        out.push(shape_code(self.shape));
+        out.extend_from_slice(&(self.unit as u16).to_le_bytes());
+        out.extend_from_slice(&(self.windows.len() as u16).to_le_bytes());
+        for w in &self.windows {
+            out.push(w.len() as u8);
+            out.extend_from_slice(w);
+        }
+        out.extend_from_slice(&(self.weights.len() as u32).to_le_bytes());
+        let desc = self.description.as_bytes();
+        let desc = &desc[..desc.len().min(u16::MAX as usize)];
+        out.extend_from_slice(&(desc.len() as u16).to_le_bytes());
+        out.extend_from_slice(desc);
+        // Weights: (zero run, literal count, literals) until every parameter is written.
+        let w = &self.weights;
+        let mut i = 0;
+        while i < w.len() {
+            let zeros = w[i..].iter().take_while(|x| **x == [0, 0]).count();
+            i += zeros;
+            let lits = w[i..].iter().take_while(|x| **x != [0, 0]).count();
+            put_varint(&mut out, zeros as u64);
+            put_varint(&mut out, lits as u64);
+            for x in &w[i..i + lits] {
+                out.extend_from_slice(&x[0].to_le_bytes());
+                out.extend_from_slice(&x[1].to_le_bytes());
+            }
+            i += lits;
+        }
+        let sum = fnv1a(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Reads a weights file, checking everything: magic, version, checksum, rule set, board
+    /// shape, windows and sizes. The error names what is wrong.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Model> {
+        if bytes.len() < MAGIC.len() + 4 + 8 || &bytes[..MAGIC.len()] != MAGIC {
+            bail!("not a kondavo weights file (it does not start with KDVOEVAL)");
+        }
+        let (body, tail) = bytes.split_at(bytes.len() - 8);
+        let mut sum = [0u8; 8];
+        sum.copy_from_slice(tail);
+        let mut r = Reader { bytes: body, at: MAGIC.len() };
+        let version = r.u32()?;
+        if version != VERSION {
+            bail!("weights file version {version} is not supported (this engine reads {VERSION})");
+        }
+        if u64::from_le_bytes(sum) != fnv1a(body) {
+            bail!("weights file checksum mismatch: the file is truncated or corrupted");
+        }
+        let id_len = r.u8()? as usize;
+        let id = std::str::from_utf8(r.take(id_len)?)
+            .map_err(|_| Error::new("weights file: rule set name is not text"))?;
+        let base = Base::ALL
+            .into_iter()
+            .find(|b| b.id() == id)
+            .ok_or_else(|| Error(format!("weights file is for an unknown rule set \"{id}\"")))?;
+        let shape = shape_of_code(r.u8()?)
+            .ok_or_else(|| Error::new("weights file: unknown board shape"))?;
+        if shape != shape_of(base) {
+            bail!("weights file: the board shape does not match rule set {id}");
+        }
+        let unit = i32::from(r.u16()?);
+        let nwin = r.u16()? as usize;
+        let squares = layout::squares_of(shape);
+        let mut windows = Vec::with_capacity(nwin.min(256));
+        for k in 0..nwin {
+            let len = r.u8()? as usize;
+            let w = r.take(len)?.to_vec();
+            if w.is_empty() || w.len() > MAX_WINDOW {
+                bail!("weights file: window {k} has {len} squares (1 to {MAX_WINDOW} allowed)");
+            }
+            if w.iter().any(|&s| s as usize >= squares) || w.windows(2).any(|p| p[0] >= p[1]) {
+                bail!("weights file: window {k} lists squares that are not on the board in order");
+            }
+            windows.push(w);
+        }
+        let n = r.u32()? as usize;
+        let want = param_count(shape, &windows)?;
+        if n != want {
+            bail!("weights file: {n} parameters, but its windows need {want}");
+        }
+        let desc_len = r.u16()? as usize;
+        let description = String::from_utf8_lossy(r.take(desc_len)?).into_owned();
+        let mut weights = Vec::with_capacity(n);
+        while weights.len() < n {
+            let zeros = r.varint()? as usize;
+            let lits = r.varint()? as usize;
+            if zeros + lits == 0 || weights.len() + zeros + lits > n {
+                bail!("weights file: the weights do not add up to {n} parameters");
+            }
+            weights.resize(weights.len() + zeros, [0, 0]);
+            for _ in 0..lits {
+                let a = r.u16()? as i16;
+                let b = r.u16()? as i16;
+                weights.push([a, b]);
+            }
+        }
+        if r.at != body.len() {
+            bail!("weights file: {} unexpected bytes after the weights", body.len() - r.at);
+        }
+        Model::from_parts(base, unit, windows, weights, description)
+    }
+
+    /// Reads a weights file from disk.
+    pub fn load(path: &std::path::Path) -> Result<Model> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| Error(format!("cannot read weights file {}: {e}", path.display())))?;
+        Model::from_bytes(&bytes).map_err(|e| Error(format!("{}: {e}", path.display())))
+    }
+
+    /// Checks that this model is for `base` (the optional-capture options use their base
+    /// rule set's models).
+    pub fn check_rule_set(&self, base: Base) -> Result<()> {
+        if self.base != base {
+            bail!(
+                "the weights file is for {}, not for {} (the engine keeps its previous weights)",
+                self.base.id(),
+                base.id()
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Number of parameters of a shape with `windows`; an error if a window is too big.
+pub fn param_count(shape: Shape, windows: &[Vec<u8>]) -> Result<usize> {
+    let mut n = scalar_count(shape);
+    for (k, w) in windows.iter().enumerate() {
+        if w.is_empty() || w.len() > MAX_WINDOW {
+            bail!("window {k} has {} squares (1 to {MAX_WINDOW} allowed)", w.len());
+        }
+        n += 3usize.pow(w.len() as u32);
+    }
+    Ok(n)
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// FNV-1a, 64 bits.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
+        if self.bytes.len() - self.at < n {
+            bail!("weights file is truncated");
+        }
+        let s = &self.bytes[self.at..self.at + n];
+        self.at += n;
+        Ok(s)
+    }
+
+    fn u8(&mut self) -> Result<u8> {
+        Ok(self.take(1)?[0])
+    }
+
+    fn u16(&mut self) -> Result<u16> {
+        let b = self.take(2)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+
+    fn u32(&mut self) -> Result<u32> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn varint(&mut self) -> Result<u64> {
+        let mut v = 0u64;
+        for k in 0..10 {
+            let b = self.u8()?;
+            v |= u64::from(b & 0x7f) << (7 * k);
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        bail!("weights file: a length field is malformed")
+    }
+}
+
+/// The window index of `window` read from White's side by looking at each square (the slow
+/// reference that the byte-table gather is tested against).
+pub fn reference_index<G: Geometry>(window: &[u8], white: Bitboard, black: Bitboard) -> u32 {
+    let mut idx = 0;
+    for (j, &s) in window.iter().enumerate() {
+        let bit = G::BITS[s as usize] as u32;
+        let d = if white.has(bit) {
+            1
+        } else if black.has(bit) {
+            2
+        } else {
+            0
+        };
+        idx += d * 3u32.pow(j as u32);
+    }
+    idx
+}

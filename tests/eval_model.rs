@@ -1,0 +1,226 @@
+//! The learned evaluation: colour symmetry, window indices, the weights file format and its
+//! failures, and loading weights through the engine.
+
+use kondavo::bitboard::Bitboard;
+use kondavo::color::Color;
+use kondavo::engine::{Engine, GameSpec, Options};
+use kondavo::eval::model::{self, Model};
+use kondavo::eval::{Eval, builtin_model, evaluate, layout};
+use kondavo::geometry::Geometry;
+use kondavo::position::Position;
+use kondavo::search::{Control, Limits, Mode};
+use kondavo::variant::{Base, Variant};
+use kondavo::with_rules;
+use proptest::prelude::*;
+
+/// A small deterministic random stream.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+/// A model of `base` with the default windows and random weights.
+fn random_model(base: Base, seed: u64) -> Model {
+    let windows = layout::default_windows(model::shape_of(base));
+    let n = model::param_count(model::shape_of(base), &windows).unwrap();
+    let mut rng = Rng(seed);
+    let weights = (0..n)
+        .map(|_| [(rng.next() % 2001) as i16 - 1000, (rng.next() % 2001) as i16 - 1000])
+        .collect();
+    Model::from_parts(base, 8, windows, weights, "random".into()).unwrap()
+}
+
+/// Positions of random games of `R` from the start.
+fn random_positions<R: Eval>(seed: u64, games: usize) -> Vec<Position<R>> {
+    let mut rng = Rng(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::<R>::start();
+        for _ in 0..200 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.after(moves[(rng.next() % moves.len() as u64) as usize]);
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// The bit set rotated by 180 degrees.
+fn rotate<G: Geometry>(b: Bitboard) -> Bitboard {
+    let mut out = 0u64;
+    for bit in b {
+        let i = G::INDEX[bit as usize] as usize;
+        out |= 1 << G::BITS[G::SQUARES - 1 - i];
+    }
+    Bitboard(out)
+}
+
+/// `pos` with the board turned round and the colours swapped: the same position for the
+/// other side.
+fn mirror<R: Eval>(pos: &Position<R>) -> Position<R> {
+    let w = rotate::<R::Geo>(pos.pieces(Color::Black));
+    let b = rotate::<R::Geo>(pos.pieces(Color::White));
+    let k = rotate::<R::Geo>(pos.all_kings());
+    Position::new(w, b, k, !pos.side()).expect("a mirrored position is legal")
+}
+
+fn check_symmetry<R: Eval>(seed: u64) {
+    let models = [Some(random_model(R::BASE, seed)), builtin_model(R::BASE).as_deref().cloned()];
+    for m in models.iter() {
+        for pos in random_positions::<R>(seed, 6) {
+            let a = evaluate(&pos, m.as_ref());
+            let b = evaluate(&mirror(&pos), m.as_ref());
+            assert_eq!(a, b, "{} {:?}: {a:?} against its mirror {b:?}", R::BASE.id(), pos);
+        }
+    }
+    // The hand-set evaluation too.
+    for pos in random_positions::<R>(seed + 1, 3) {
+        assert_eq!(evaluate(&pos, None), evaluate(&mirror(&pos), None), "{pos:?}");
+    }
+}
+
+#[test]
+fn evaluation_is_colour_symmetric_in_every_rule_set() {
+    for base in Base::ALL {
+        with_rules!(Variant::new(base), R => check_symmetry::<R>(base as u64 + 11));
+    }
+}
+
+fn check_indices<R: Eval>(seed: u64) {
+    let m = random_model(R::BASE, seed);
+    let n = <R::Geo as Geometry>::SQUARES;
+    let windows = m.windows().to_vec();
+    let mut offsets = Vec::new();
+    let mut at = model::scalar_count(m.shape());
+    for w in &windows {
+        offsets.push(at);
+        at += 3usize.pow(w.len() as u32);
+    }
+    for pos in random_positions::<R>(seed, 4) {
+        let mut seen = Vec::new();
+        m.visit(&pos, |p, c| seen.push((p, c)));
+        let patterns = &seen[seen.len() - 2 * windows.len()..];
+        let (wm, bm) = (pos.men(Color::White), pos.men(Color::Black));
+        for (k, w) in windows.iter().enumerate() {
+            let white = offsets[k] + model::reference_index::<R::Geo>(w, wm, bm) as usize;
+            let rotated: Vec<u8> = w.iter().map(|&s| (n - 1 - s as usize) as u8).collect();
+            let black = offsets[k] + model::reference_index::<R::Geo>(&rotated, bm, wm) as usize;
+            assert_eq!(patterns[2 * k], (white, 1), "{} window {k}", R::BASE.id());
+            assert_eq!(patterns[2 * k + 1], (black, -1), "{} window {k}", R::BASE.id());
+        }
+    }
+}
+
+/// The byte-table gather of window indices equals reading the window square by square, in
+/// positions of random games (the index is computed from scratch at every node, so this is
+/// the check that it is right wherever a game goes).
+#[test]
+fn window_indices_equal_the_square_by_square_reference_after_random_games() {
+    for base in Base::ALL {
+        with_rules!(Variant::new(base), R => check_indices::<R>(base as u64 + 3));
+    }
+}
+
+#[test]
+fn weights_files_round_trip() {
+    for base in [Base::International, Base::English, Base::Turkish] {
+        let m = random_model(base, 5);
+        let bytes = m.to_bytes();
+        let back = Model::from_bytes(&bytes).unwrap();
+        assert_eq!(back.weights(), m.weights());
+        assert_eq!(back.windows(), m.windows());
+        assert_eq!(back.base(), base);
+        assert_eq!(back.to_bytes(), bytes);
+    }
+}
+
+#[test]
+fn corrupted_weights_files_fail_with_a_message_that_names_the_problem() {
+    let bytes = random_model(Base::Russian, 9).to_bytes();
+    let err = |b: &[u8]| Model::from_bytes(b).unwrap_err().0;
+    assert!(err(&bytes[..bytes.len() / 2]).contains("checksum"), "{}", err(&bytes[..100]));
+    assert!(err(&bytes[..10]).contains("not a kondavo weights file"));
+    assert!(err(b"hello world, this is not a weights file").contains("not a kondavo"));
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 2] ^= 0x40;
+    assert!(err(&flipped).contains("checksum"));
+    let mut version = bytes.clone();
+    version[8] = 7;
+    assert!(err(&version).contains("version 7"));
+    // A file for another rule set loads, but not for this one.
+    let m = Model::from_bytes(&bytes).unwrap();
+    assert!(m.check_rule_set(Base::Brazilian).unwrap_err().0.contains("russian"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Arbitrary bytes, and valid files with bytes changed, never panic the reader.
+    #[test]
+    fn weights_reader_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..300),
+                                   at in any::<usize>(), value in any::<u8>(), cut in any::<usize>()) {
+        let _ = Model::from_bytes(&bytes);
+        let mut good = random_model(Base::English, 2).to_bytes();
+        let i = at % good.len();
+        good[i] = value;
+        let _ = Model::from_bytes(&good);
+        // With the checksum recomputed, the structure itself is checked.
+        let body = good.len() - 8;
+        let sum = model::fnv1a(&good[..body]);
+        good[body..].copy_from_slice(&sum.to_le_bytes());
+        let _ = Model::from_bytes(&good);
+        let _ = Model::from_bytes(&good[..cut % good.len()]);
+    }
+}
+
+fn search_score(engine: &Engine, fen: &str) -> (String, i32) {
+    let spec = GameSpec { start: fen.into(), moves: vec![] };
+    let limits = Limits { depth: Some(4), ..Limits::default() };
+    let done = engine.search(&spec, &limits, Mode::Analyze, &Control::new(), &mut |_| {}).unwrap();
+    (done.best.map(|m| m.hub).unwrap_or_default(), done.score.0)
+}
+
+#[test]
+fn an_eval_file_replaces_the_weights_and_a_bad_one_changes_nothing() {
+    let dir = std::env::temp_dir().join(format!("kondavo-eval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("russian.kdw");
+    std::fs::write(&good, random_model(Base::Russian, 4).to_bytes()).unwrap();
+    let bad = dir.join("bad.kdw");
+    std::fs::write(&bad, b"KDVOEVAL garbage").unwrap();
+    let other = dir.join("english.kdw");
+    std::fs::write(&other, random_model(Base::English, 4).to_bytes()).unwrap();
+
+    let variant: Variant = "russian".parse().unwrap();
+    let options = Options { variant, hash_mib: 4, ..Options::default() };
+    let mut engine = Engine::new(options.clone());
+    let fen = "W:Wa1,c1,e1,g1,b2,d2,h2,a3,e3,g3,b4:Bh4,e5,b6,h6,a7,c7,g7,b8,d8,f8,h8";
+    let before = search_score(&engine, fen);
+    let with_file = Options { eval_file: Some(good.display().to_string()), ..options.clone() };
+    engine.set_options(with_file.clone()).unwrap();
+    assert!(engine.model().is_some());
+    let after = search_score(&engine, fen);
+    assert_ne!(before.1, after.1, "random weights score differently");
+    for wrong in [&bad, &other, &dir.join("missing.kdw")] {
+        let e = engine
+            .set_options(Options {
+                eval_file: Some(wrong.display().to_string()),
+                ..options.clone()
+            })
+            .unwrap_err();
+        assert!(!e.0.is_empty());
+        assert_eq!(engine.options(), &with_file, "options unchanged after {e}");
+        assert_eq!(search_score(&engine, fen), after, "weights unchanged after {e}");
+    }
+    assert!(
+        Engine::try_new(Options { eval_file: Some(bad.display().to_string()), ..options }).is_err()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
