@@ -1,5 +1,12 @@
-//! One file per subcommand of the command line that has its own arguments (the older ones
-//! still live in `main.rs`).
+//! One file per subcommand of the command line: its arguments and the `run` function that
+//! `main.rs` dispatches to. `hub` and `dxp` have no file: each is one call into the library
+//! (the DXP arguments live in `kondavo::protocol::dxp`).
 
+pub mod analyze;
+pub mod bench;
+pub mod matches;
+pub mod perft;
+pub mod ratings;
 pub mod selfplay;
+pub mod show;
 pub mod train;

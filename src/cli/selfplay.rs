@@ -47,6 +47,10 @@ pub struct SelfplayArgs {
     /// A game still running at this ply is a draw.
     #[arg(long, default_value_t = 400)]
     pub max_plies: u32,
+    /// Keep a position only when its static evaluation is within this many centi-men of the
+    /// search score (default: every quiet position).
+    #[arg(long)]
+    pub max_gap: Option<i32>,
     /// Play with this weights file instead of the built-in evaluation.
     #[arg(long)]
     pub eval: Option<PathBuf>,
@@ -90,6 +94,7 @@ pub fn run(a: SelfplayArgs) -> Result<()> {
         win_score: a.win_score,
         draw_plies: a.draw_plies,
         max_plies: a.max_plies,
+        max_gap: a.max_gap,
         model,
         eval_name,
         out: a.out.clone(),

@@ -1,0 +1,68 @@
+//! `kondavo ratings`: a rating list from PDN files.
+
+use clap::Args;
+use kondavo::error::{Error, Result};
+use kondavo::matches::ratings::{RatedGame, rate};
+use kondavo::pdn::parse_pdn;
+use kondavo::variant::Variant;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Arguments of `kondavo ratings`.
+#[derive(Args, Debug)]
+pub struct RatingsArgs {
+    /// Rule set of the games to rate (others in the files are skipped).
+    #[arg(long, short = 'v', default_value = "international")]
+    pub variant: Variant,
+    /// Weight of the virtual draw against the pool's average that keeps perfect scores finite.
+    #[arg(long, default_value_t = 0.5)]
+    pub prior: f64,
+    /// PDN files.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+/// Runs `kondavo ratings`.
+pub fn run(args: RatingsArgs) -> Result<()> {
+    let RatingsArgs { variant, prior, files } = args;
+    if !prior.is_finite() || prior < 0.0 {
+        return Err(Error(format!("--prior must be zero or positive, not {prior}")));
+    }
+    let mut games = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f)
+            .map_err(|e| Error(format!("cannot read {}: {e}", f.display())))?;
+        for g in parse_pdn(&text)? {
+            if g.variant().is_some_and(|v| v != variant) {
+                continue;
+            }
+            let Some(score) = g.result.white_points() else { continue };
+            let (Some(w), Some(b)) = (g.tag("White"), g.tag("Black")) else { continue };
+            games.push(RatedGame { white: w.to_string(), black: b.to_string(), score });
+        }
+    }
+    if games.is_empty() {
+        return Err(Error(format!("no finished {variant} games in the files")));
+    }
+    let list = rate(&games, prior);
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "rating list {variant}: {} games, {} players", games.len(), list.len());
+    let _ = writeln!(
+        out,
+        "{:>4}  {:<24} {:>8} {:>7} {:>6} {:>7}",
+        "rank", "name", "elo", "+/-", "games", "score"
+    );
+    for (i, r) in list.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<24} {:>8.1} {:>7.1} {:>6} {:>6.1}%",
+            i + 1,
+            r.name,
+            r.elo,
+            r.error,
+            r.games,
+            100.0 * r.points / r.games.max(1) as f64
+        );
+    }
+    Ok(())
+}
