@@ -32,6 +32,7 @@ fn config(variant: &str, games: u32, threads: usize, out: &Path) -> Config {
         win_score: 400,
         draw_plies: 30,
         max_plies: 300,
+        max_gap: None,
         model: None,
         eval_name: "hand".into(),
         out: out.to_path_buf(),
@@ -59,6 +60,20 @@ fn selfplay_is_reproducible_whatever_the_threads_and_resumes_where_it_stopped() 
     let resumed = selfplay::run(&config("english", 24, 2, &c), &|_, _| {}).unwrap();
     assert!(resumed.played < 24 && resumed.played >= 14, "played {}", resumed.played);
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&c).unwrap(), "resumed file");
+
+    // A gap filter keeps a subset of the same games' positions.
+    let d = temp("d.kdd");
+    let mut gap = config("english", 24, 2, &d);
+    gap.max_gap = Some(20);
+    let sd = selfplay::run(&gap, &|_, _| {}).unwrap();
+    assert!(
+        sd.positions < sa.positions && sd.positions > 0,
+        "{} of {}",
+        sd.positions,
+        sa.positions
+    );
+    assert_eq!(sd.results, sa.results, "the filter does not change the games");
+    let _ = std::fs::remove_file(&d);
 
     // Other settings do not append to the file.
     let mut other = config("english", 30, 1, &c);

@@ -11,7 +11,7 @@
 //! | `EXTRA_KINGS` | kings beyond the first |
 //! | `KING_MOBILITY` | empty squares the kings can move to |
 //! | `BALANCE` | left-right imbalance of the men, `abs(sum of (2 col - size + 1))` |
-//! | `RUNAWAYS` | men with nothing in their forward cone while the opponent has no king |
+//! | `RUNAWAYS` | men in the far half with nothing in their forward cone while the opponent has no king |
 //! | `KING_SQUARE + s` | a king on square `s` (Black's on the rotated square) |
 //! | tables | one table per [window](super::layout), `3^n` entries indexed by its men |
 //!
@@ -121,6 +121,11 @@ pub struct Model {
     luts: Vec<[u32; 256]>,
     /// Rows-to-go masks: `rows[c][k]` = squares where a man of colour `c` has `k` rows to go.
     rows: [[u64; 10]; 2],
+    /// Squares of each column.
+    cols: [u64; 10],
+    /// Per colour: the squares less than half the board from promotion (where a runaway can
+    /// be).
+    far: [u64; 2],
     /// Tempo of the start position.
     start_tempo: i32,
     /// Per bit: the internal square index (for king squares).
@@ -168,6 +173,8 @@ impl Model {
             plans: Vec::new(),
             luts: Vec::new(),
             rows: [[0; 10]; 2],
+            cols: [0; 10],
+            far: [0; 2],
             start_tempo: 0,
             index: [u8::MAX; 64],
         };
@@ -189,6 +196,13 @@ impl Model {
             };
             self.rows[Color::White.index()][row] |= 1 << bit;
             self.rows[Color::Black.index()][size - 1 - row] |= 1 << bit;
+            let col = super::tables_for(shape).col[bit as usize] as usize;
+            self.cols[col] |= 1 << bit;
+            if row < size / 2 {
+                self.far[Color::White.index()] |= 1 << bit;
+            } else {
+                self.far[Color::Black.index()] |= 1 << bit;
+            }
         }
         let start = match shape {
             Shape::Diagonal10 => {
@@ -358,9 +372,12 @@ impl Model {
     /// Sum over men of `2 col - (size - 1)`.
     #[inline(always)]
     fn skew(&self, men: Bitboard) -> i32 {
-        let t = super::tables_for(self.shape);
-        let size = layout::size_of(self.shape) as i32;
-        men.map(|m| 2 * i32::from(t.col[m as usize]) - (size - 1)).sum()
+        let size = layout::size_of(self.shape);
+        let mut s = 0;
+        for c in 0..size {
+            s += (2 * c as i32 - (size as i32 - 1)) * (men.0 & self.cols[c]).count_ones() as i32;
+        }
+        s
     }
 
     #[inline(always)]
@@ -370,7 +387,8 @@ impl Model {
         }
         let t = super::tables_for(self.shape);
         let occupied = pos.occupied().0;
-        pos.men(c).filter(|&m| t.cone[c.index()][m as usize] & occupied == 0).count() as i32
+        let candidates = pos.men(c) & Bitboard(self.far[c.index()]);
+        candidates.filter(|&m| t.cone[c.index()][m as usize] & occupied == 0).count() as i32
     }
 
     /// The model's score of `pos` for White, in centi-men (before endgame scaling).

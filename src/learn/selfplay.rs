@@ -12,7 +12,7 @@ use crate::bail;
 use crate::color::Color;
 use crate::engine::{GameSpec, Options, build_game};
 use crate::error::{Error, Result};
-use crate::eval::{Eval, Model};
+use crate::eval::{Eval, Model, evaluate};
 use crate::game::{Game, Outcome};
 use crate::matches::openings::Opening;
 use crate::position::{Position, splitmix};
@@ -57,6 +57,9 @@ pub struct Config {
     pub draw_plies: u32,
     /// A game still running at this ply is a draw.
     pub max_plies: u32,
+    /// Keep a position only when its static evaluation is within this many centi-men of its
+    /// search score (`None`: every quiet position).
+    pub max_gap: Option<i32>,
     /// The evaluation that plays (`None`: hand-set weights).
     pub model: Option<Arc<Model>>,
     /// Name of the evaluation for the description (`builtin` or a path).
@@ -77,7 +80,7 @@ impl Config {
     pub fn description(&self) -> String {
         format!(
             "kondavo selfplay variant={} nodes={} seed={} openings={} random-plies={} \
-             balance={} win-score={} draw-plies={} max-plies={} eval={} version={}",
+             balance={} win-score={} draw-plies={} max-plies={} max-gap={} eval={} version={}",
             self.variant,
             self.nodes,
             self.seed,
@@ -87,6 +90,7 @@ impl Config {
             self.win_score,
             self.draw_plies,
             self.max_plies,
+            self.max_gap.map_or_else(|| "none".to_string(), |g| g.to_string()),
             self.eval_name,
             env!("CARGO_PKG_VERSION")
         )
@@ -300,8 +304,12 @@ fn play<R: Eval>(cfg: &Config, n: u32) -> Played {
             break (if pos.side() == Color::White { 0 } else { 2 }, false);
         };
         let white = if pos.side() == Color::White { r.score } else { -r.score };
+        // Quiet: no capture for either side, which is where quiescence returns the static
+        // evaluation itself.
         let quiet = !pos.has_capture() && !pos.with_side(!pos.side()).has_capture();
-        if quiet && r.depth > 0 && !white.is_decisive() {
+        let close =
+            cfg.max_gap.is_none_or(|gap| (evaluate(&pos, model).0 - r.score.0).abs() <= gap);
+        if quiet && close && r.depth > 0 && !white.is_decisive() {
             kept.push((pos, ply, white.0));
         }
         if white.is_decisive() && r.depth > 0 {
