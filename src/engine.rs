@@ -151,6 +151,13 @@ impl Engine {
         Ok(Engine { options, tt, model })
     }
 
+    /// Evaluates with the rule set's hand-set weights from now on, whatever weights are built in
+    /// (for data that must not change when the weights do, such as generated openings). The
+    /// next change of rule set or weights file restores a learned model.
+    pub fn use_hand_eval(&mut self) {
+        self.model = None;
+    }
+
     /// The learned evaluation in use (`None`: the hand-set weights).
     pub fn model(&self) -> Option<&Model> {
         self.model.as_deref()

@@ -252,7 +252,10 @@ fn endgame<R: Eval>(pos: &Position<R>, mut s: i32) -> i32 {
 /// The trained weights files built into the binary (`data/eval/<rule set>.kdw`; each file
 /// names the data and settings that made it). A rule set without one plays with its
 /// hand-set weights.
-const BUILTIN_FILES: &[(Base, &[u8])] = &[];
+const BUILTIN_FILES: &[(Base, &[u8])] = &[
+    (Base::International, include_bytes!("../../data/eval/international.kdw")),
+    (Base::English, include_bytes!("../../data/eval/english.kdw")),
+];
 
 /// The built-in weights file of a rule set, if it has been trained.
 pub fn builtin_file(base: Base) -> Option<&'static [u8]> {

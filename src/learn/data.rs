@@ -241,6 +241,25 @@ mod tests {
         assert_eq!(back.position::<International>().unwrap(), pos);
     }
 
+    proptest::proptest! {
+        /// Arbitrary bytes, and a valid header and record with bytes changed, never panic the
+        /// readers: they return a record or an error.
+        #[test]
+        fn readers_never_panic(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..120),
+                               at in 0usize..200, value in proptest::num::u8::ANY) {
+            let _ = Header::from_bytes(&bytes);
+            let mut good = Header { base: Base::Czech, description: "x".into() }.to_bytes();
+            good.extend_from_slice(&Record::of(&Position::<International>::start(), 1, 2, 3, 1).to_bytes());
+            let i = at % good.len();
+            good[i] = value;
+            if let Ok((_, len)) = Header::from_bytes(&good)
+                && good.len() >= len + RECORD
+            {
+                let _ = Record::from_bytes(&good[len..len + RECORD]);
+            }
+        }
+    }
+
     #[test]
     fn headers_round_trip_and_reject_garbage() {
         let h = Header { base: Base::Turkish, description: "seed=1".into() };

@@ -65,7 +65,8 @@ fn from_ballot_json(text: &str) -> Result<Vec<Opening>> {
 }
 
 /// Every distinct position `plies` plies from the start whose shallow search (depth 4) keeps
-/// the score within `margin` centi-men of equal, in generation order.
+/// the score within `margin` centi-men of equal, in generation order. The search uses the
+/// hand-set evaluation, so the opening set does not move with every new weights file.
 fn generated<R: Eval>(plies: usize, margin: i32) -> Result<Vec<Opening>> {
     let mut seen = HashSet::new();
     // Each line: the position, its moves in native and in Hub notation.
@@ -87,7 +88,9 @@ fn generated<R: Eval>(plies: usize, margin: i32) -> Result<Vec<Opening>> {
         }
         lines = next;
     }
-    let engine = Engine::new(Options { variant: R::variant(), hash_mib: 4, ..Options::default() });
+    let mut engine =
+        Engine::new(Options { variant: R::variant(), hash_mib: 4, ..Options::default() });
+    engine.use_hand_eval();
     let limits = Limits { depth: Some(4), ..Limits::default() };
     let mut out = Vec::new();
     for (pos, native, hub) in lines {
