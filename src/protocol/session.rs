@@ -432,7 +432,7 @@ impl<W: Write> Session<W> {
         // Another rule set's weights file does not follow the variant: back to the built-in
         // weights of the new rule set.
         if name == "variant" && p.base != self.params.base && p.eval_file.is_some() {
-            log::warn!("variant changed: the weights file is dropped for the built-in weights");
+            log::info!("variant changed: the weights file is dropped for the built-in weights");
             p.eval_file = None;
         }
         if let Some(engine) = &mut self.engine
