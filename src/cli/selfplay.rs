@@ -67,11 +67,11 @@ pub fn run(a: SelfplayArgs) -> Result<()> {
             m.check_rule_set(a.variant.base)?;
             (Some(Arc::new(m)), path.display().to_string())
         }
-        None => (
-            eval::builtin_model(a.variant.base),
-            if eval::builtin_model(a.variant.base).is_some() { "builtin" } else { "hand" }
-                .to_string(),
-        ),
+        None => {
+            let m = eval::builtin_model(a.variant.base);
+            let name = if m.is_some() { "builtin" } else { "hand" };
+            (m, name.to_string())
+        }
     };
     let (list, openings_name) = match &a.openings {
         Some(path) => {

@@ -200,13 +200,16 @@ fn distance(t: &Tables, a: u32, b: u32) -> i32 {
     i32::from(dr.max(dc))
 }
 
+/// Colour `c`'s material by the hand-set weights.
+fn material<R: Eval>(pos: &Position<R>, c: Color) -> i32 {
+    let w = &R::WEIGHTS;
+    w.man * pos.men(c).count() as i32 + w.king * pos.kings(c).count() as i32
+}
+
 /// The hand-set evaluation of `pos` for White, before the endgame terms.
 fn hand_score<R: Eval>(pos: &Position<R>) -> i32 {
-    let w = &R::WEIGHTS;
     let t = tables::<R::Geo>();
-    let material =
-        |c: Color| w.man * pos.men(c).count() as i32 + w.king * pos.kings(c).count() as i32;
-    material(Color::White) - material(Color::Black) + side(pos, Color::White, t)
+    material(pos, Color::White) - material(pos, Color::Black) + side(pos, Color::White, t)
         - side(pos, Color::Black, t)
 }
 
@@ -227,8 +230,7 @@ pub fn evaluate<R: Eval>(pos: &Position<R>, model: Option<&Model>) -> Score {
 fn endgame<R: Eval>(pos: &Position<R>, mut s: i32) -> i32 {
     let w = &R::WEIGHTS;
     let t = tables::<R::Geo>();
-    let material =
-        |c: Color| w.man * pos.men(c).count() as i32 + w.king * pos.kings(c).count() as i32;
+    let material = |c: Color| material(pos, c);
     for (strong, weak, sign) in [(Color::White, Color::Black, 1), (Color::Black, Color::White, -1)]
     {
         let weak_pieces = pos.pieces(weak);

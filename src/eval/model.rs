@@ -57,12 +57,12 @@ pub const fn scalar_count(shape: Shape) -> usize {
 }
 
 /// Bit of internal square `i` in the shape's bit layout (see [`crate::geometry`]).
-pub const fn bit_of(shape: Shape, i: usize) -> u32 {
-    match shape {
-        Shape::Diagonal10 => (i + i / 10) as u32,
-        Shape::Diagonal8 => (i + i / 8) as u32,
-        Shape::Orthogonal8 => i as u32,
-    }
+pub fn bit_of(shape: Shape, i: usize) -> u32 {
+    u32::from(match shape {
+        Shape::Diagonal10 => crate::geometry::Diag10::BITS[i],
+        Shape::Diagonal8 => crate::geometry::Diag8::BITS[i],
+        Shape::Orthogonal8 => crate::geometry::Ortho8::BITS[i],
+    })
 }
 
 /// Shape code in the weights file.
@@ -128,8 +128,6 @@ pub struct Model {
     far: [u64; 2],
     /// Tempo of the start position.
     start_tempo: i32,
-    /// Per bit: the internal square index (for king squares).
-    index: [u8; 64],
 }
 
 /// Magic bytes at the start of a weights file.
@@ -176,7 +174,6 @@ impl Model {
             cols: [0; 10],
             far: [0; 2],
             start_tempo: 0,
-            index: [u8::MAX; 64],
         };
         m.build();
         Ok(m)
@@ -189,7 +186,6 @@ impl Model {
         // Rows to go, tempo of the start.
         for i in 0..n {
             let bit = bit_of(shape, i);
-            self.index[bit as usize] = i as u8;
             let row = match shape {
                 Shape::Orthogonal8 => i / 8,
                 _ => i / (size / 2),
@@ -339,11 +335,11 @@ impl Model {
             let mut mobility = 0;
             for k in wk {
                 mobility += super::king_reach::<R>(k, occupied, empty) as i32;
-                f(KING_SQUARE + self.index[k as usize] as usize, 1);
+                f(KING_SQUARE + <R::Geo as Geometry>::INDEX[k as usize] as usize, 1);
             }
             for k in bk {
                 mobility -= super::king_reach::<R>(k, occupied, empty) as i32;
-                f(KING_SQUARE + n - 1 - self.index[k as usize] as usize, -1);
+                f(KING_SQUARE + n - 1 - <R::Geo as Geometry>::INDEX[k as usize] as usize, -1);
             }
             if mobility != 0 {
                 f(KING_MOBILITY, mobility);

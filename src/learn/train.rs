@@ -130,8 +130,6 @@ struct Set {
     /// Endgame share of the stage blend.
     phi: Vec<f32>,
     target: Vec<f32>,
-    result: Vec<f32>,
-    score: Vec<f32>,
 }
 
 impl Set {
@@ -142,8 +140,6 @@ impl Set {
             coef: Vec::new(),
             phi: Vec::new(),
             target: Vec::new(),
-            result: Vec::new(),
-            score: Vec::new(),
         }
     }
 
@@ -230,8 +226,6 @@ fn train_typed<R: Eval>(cfg: &Config, report: &mut dyn FnMut(&Epoch)) -> Result<
         let result = r.white_result();
         let searched = sigmoid(f64::from(r.score) / scale);
         set.target.push((cfg.lambda * result + (1.0 - cfg.lambda) * searched) as f32);
-        set.result.push(result as f32);
-        set.score.push(f32::from(r.score));
     }
     if train.len() == 0 {
         bail!("no training positions (all {} were held out or skipped)", records.len());
