@@ -24,7 +24,10 @@ What it does, for the pydraughts version of the interpreter that runs it:
 4. kondavo's own record of every game (`game N … result=R`) must agree with pydraughts:
    the same winner, or `*` for a game the script stopped at --max-plies.
 
-pydraughts quirks the script works around (not kondavo's): 0.6.x sleeps 7 s in
+pydraughts quirks the script works around (not kondavo's): 0.5.x can drop the script's move
+sent right after kondavo's reply (a race in its receiver, see `settle`), and confirms a late
+GAMEEND of one game on the next game's connection (so each game waits for its GAMEEND to be
+confirmed before the next starts); 0.6.x sleeps 7 s in
 `MySocket.close()` after shutting the socket down, replaced here by the same close without the
 sleep; 0.5.x keeps a non-daemon receiver thread blocked on its socket forever, so the script
 ends with `os._exit`. pydraughts 0.6.x numbers the fields of 8x8 boards its own way (1 = a1), not
@@ -162,6 +165,20 @@ def send_last_move(engine: DXPEngine, board: Any) -> None:
         engine.console.run_command(f"sm {steps}")
 
 
+def settle(engine: DXPEngine) -> None:
+    """Waits until pydraughts 0.5.x has recorded kondavo's move in its own position.
+
+    0.5.x's receiver thread publishes the move (`last_move`, which `engine.play` polls) before it
+    pushes it on its position, both under its module lock; the `sm` command that sends the
+    script's next move checks whose turn it is *before* taking that lock, so a reply sent while
+    the receiver is between the two steps is silently dropped ("server has to move") and the game
+    stalls. Taking and releasing the lock waits for the receiver to finish. 0.6.x has no such gap.
+    """
+    if not PD06:
+        with dxp_module.dxp.lock:
+            pass
+
+
 def peer_result(engine: DXPEngine) -> Optional[str]:
     """The reason of a GAMEEND kondavo sent (pydraughts stores it when it confirms)."""
     current = engine.sender.current if PD06 else dxp_module.dxp.current
@@ -234,6 +251,7 @@ def play_game(k: Kondavo, variant: str, kondavo_white: bool, rng: random.Random,
             if result is None or result.move is None:
                 raise Failure(f"no move from kondavo at ply {plies + 1} (an illegal one is dropped)")
             push(board, result.move.board_move)
+            settle(engine)
         plies += 1
     over = board.is_over()
     if over and winner(board) == ours:
@@ -241,6 +259,11 @@ def play_game(k: Kondavo, variant: str, kondavo_white: bool, rng: random.Random,
         send_last_move(engine, board)
         wait_until(lambda: peer_result(engine) is not None, move_timeout, "kondavo's GAMEEND")
     with_timeout(engine.quit, 20, "DXPEngine.quit")
+    if not PD06:
+        # 0.5.x has one receiver thread and one socket for the whole process: a GAMEEND that
+        # answers this quit and arrives after the next game's connection is open is confirmed
+        # on that new connection, ending the next game. Wait for it here.
+        wait_until(lambda: peer_result(engine) is not None, move_timeout, "kondavo's GAMEEND confirmation")
     return (expected_token(board) if over else "*"), plies
 
 
