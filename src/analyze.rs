@@ -5,6 +5,7 @@ use crate::engine::{Engine, GameSpec, Report};
 use crate::error::Result;
 use crate::score::Score;
 use crate::search::{Control, Limits, Mode};
+use crate::wdl::Wdl;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -25,6 +26,8 @@ pub struct Line {
     pub depth: u32,
     /// Principal variation, native notation.
     pub pv: Vec<String>,
+    /// Win, draw and loss chances of the side to move, per mille.
+    pub wdl: [u16; 3],
 }
 
 /// The analysis of one position.
@@ -42,6 +45,8 @@ pub struct Analysis {
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
+    /// Win, draw and loss chances of the side to move, per mille (see [`crate::wdl`]).
+    pub wdl: [u16; 3],
     /// Best line first; several with multi-PV.
     pub lines: Vec<Line>,
 }
@@ -52,6 +57,10 @@ fn men(s: Score) -> f64 {
 
 fn win_in(s: Score) -> Option<i32> {
     s.plies_to_end().map(|n| if s.0 > 0 { n } else { -n })
+}
+
+fn triple(w: Wdl) -> [u16; 3] {
+    [w.win, w.draw, w.loss]
 }
 
 /// Analyses the position given as text.
@@ -72,6 +81,7 @@ pub fn analyze(engine: &Engine, text: &str, limits: &Limits) -> Result<Analysis>
             win_in: win_in(r.score),
             depth: r.depth,
             pv: r.pv.iter().map(|m| m.native.clone()).collect(),
+            wdl: triple(r.wdl),
         })
         .collect();
     // The best line is the search's answer, whatever the last report said.
@@ -84,6 +94,7 @@ pub fn analyze(engine: &Engine, text: &str, limits: &Limits) -> Result<Analysis>
             win_in: win_in(done.score),
             depth: done.depth,
             pv: done.pv.iter().map(|m| m.native.clone()).collect(),
+            wdl: triple(done.wdl),
         };
         match lines.first_mut() {
             Some(l) if l.multipv == 1 => *l = first,
@@ -97,16 +108,18 @@ pub fn analyze(engine: &Engine, text: &str, limits: &Limits) -> Result<Analysis>
         win_in: win_in(done.score),
         depth: done.depth,
         nodes: done.nodes,
+        wdl: triple(done.wdl),
         lines,
     })
 }
 
 impl Analysis {
-    /// `best=32-28 score=0.12 depth=14 nodes=123456 pv="32-28 19-23 …"`, then
+    /// `best=32-28 score=0.12 wdl=210,760,30 depth=14 nodes=123456 pv="32-28 19-23 …"`, then
     /// `score2=… pv2="…"` for each further line.
     pub fn to_text(&self) -> String {
+        let [w, d, l] = self.wdl;
         let mut out = format!(
-            "best={} score={:.2} depth={} nodes={}",
+            "best={} score={:.2} wdl={w},{d},{l} depth={} nodes={}",
             self.r#move.as_deref().unwrap_or("none"),
             self.score,
             self.depth,

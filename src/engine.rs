@@ -14,6 +14,7 @@ use crate::score::Score;
 use crate::search::{self, Control, Info, Limits, Mode, SearchInput};
 use crate::tt::Table;
 use crate::variant::Variant;
+use crate::wdl::{self, Wdl};
 use crate::with_rules;
 use std::sync::Arc;
 use std::time::Duration;
@@ -48,6 +49,8 @@ pub struct Report {
     pub pv: Vec<MoveText>,
     /// Line number (1-based) in multi-PV analysis.
     pub multipv: usize,
+    /// Win/draw/loss chances of the side to move that the score stands for.
+    pub wdl: Wdl,
 }
 
 /// The end of a search.
@@ -65,6 +68,8 @@ pub struct Done {
     pub nodes: u64,
     /// The principal variation of the last report (best move first).
     pub pv: Vec<MoveText>,
+    /// Win/draw/loss chances of the side to move that the score stands for.
+    pub wdl: Wdl,
 }
 
 /// A game to search: a start position (FEN, Hub string or `start`) and the moves played, in
@@ -264,7 +269,16 @@ impl Engine {
         if pv.first() != best.as_ref() {
             pv = best.iter().cloned().chain(ponder.iter().cloned()).collect();
         }
-        Ok(Done { best, ponder, score: result.score, depth: result.depth, nodes: result.nodes, pv })
+        let wdl = wdl::of(R::variant().base, result.score, root.occupied().count());
+        Ok(Done {
+            best,
+            ponder,
+            score: result.score,
+            depth: result.depth,
+            nodes: result.nodes,
+            pv,
+            wdl,
+        })
     }
 }
 
@@ -306,6 +320,7 @@ fn report_of<R: Eval>(root: &Position<R>, info: &Info) -> Report {
         hashfull: info.hashfull,
         pv,
         multipv: info.multipv,
+        wdl: wdl::of(R::variant().base, info.score, root.occupied().count()),
     }
 }
 

@@ -5,6 +5,7 @@
 //! their generation (`moves`, `movegen`), and positions and moves as text (`notation`).
 
 pub mod analyze;
+pub mod annotate;
 pub mod bench;
 pub mod bitboard;
 pub mod color;
@@ -27,3 +28,4 @@ pub mod score;
 pub mod search;
 pub mod tt;
 pub mod variant;
+pub mod wdl;

@@ -31,6 +31,9 @@ enum Command {
     /// Analyse positions read from standard input, one per line (FEN, Hub string or
     /// `start`), and print one line per position.
     Analyze(Box<cli::analyze::AnalyzeArgs>),
+    /// Annotate PDN games: every position searched, scores after each move, mistakes
+    /// marked (?!, ?, ??) with the better line, and a summary per game.
+    Annotate(Box<cli::annotate::AnnotateArgs>),
     /// Play other engines over DXP (DamExchange, TCP): follow their game requests (the
     /// default, as a server on 127.0.0.1:27531) or start a match as the initiator.
     Dxp(kondavo::protocol::dxp::DxpArgs),
@@ -43,6 +46,9 @@ enum Command {
     Selfplay(Box<cli::selfplay::SelfplayArgs>),
     /// Fit a weights file to self-play data (logistic regression on the game results).
     Train(Box<cli::train::TrainArgs>),
+    /// Fit the win/draw/loss model of a rule set to self-play data (the numbers behind
+    /// `wdl=` in analysis).
+    Wdl(cli::wdl::WdlArgs),
     /// Show a position: board diagram, side to move, FEN and legal moves.
     #[command(alias = "d")]
     Show(cli::show::ShowArgs),
@@ -88,11 +94,13 @@ fn main() -> ExitCode {
         Command::Perft(args) => cli::perft::run(args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Analyze(args) => cli::analyze::run(*args),
+        Command::Annotate(args) => cli::annotate::run(*args),
         Command::Dxp(args) => kondavo::protocol::dxp::run(&args),
         Command::Match(args) => cli::matches::run(*args),
         Command::Ratings(args) => cli::ratings::run(args),
         Command::Selfplay(args) => cli::selfplay::run(*args),
         Command::Train(args) => cli::train::run(*args),
+        Command::Wdl(args) => cli::wdl::run(args),
         Command::Show(args) => cli::show::run(args),
     };
     match result {

@@ -9,7 +9,6 @@
 //! Reading is tolerant: comments `{…}`, variations `(…)`, NAGs `$n`, `!`/`?`, move numbers in
 //! any of `1.`, `1...`, `1. ...`, and several games in one text.
 
-use crate::bail;
 use crate::color::Color;
 use crate::error::Result;
 use crate::game::Outcome;
@@ -148,6 +147,13 @@ pub fn write_game(
         }
     }
     tokens.push(result.to_string());
+    wrap_movetext(&mut out, tokens);
+    out
+}
+
+/// Appends the movetext tokens as lines of at most 79 characters (a longer token on its own),
+/// then the blank line that ends a game.
+fn wrap_movetext(out: &mut String, tokens: Vec<String>) {
     let mut line = String::new();
     for t in tokens {
         if !line.is_empty() && line.len() + 1 + t.len() > 79 {
@@ -162,7 +168,6 @@ pub fn write_game(
     }
     out.push_str(&line);
     out.push_str("\n\n");
-    out
 }
 
 /// Removes `{…}` comments and `(…)` variations (nested ones too).
@@ -182,17 +187,30 @@ fn strip_comments(text: &str) -> String {
     out
 }
 
-/// Reads every game of a PDN text.
+/// Reads every game of a PDN text; the first game that does not read is the error.
 pub fn parse_pdn(text: &str) -> Result<Vec<PdnGame>> {
+    parse_pdn_games(text).into_iter().collect()
+}
+
+/// Reads every game of a PDN text, each on its own: a game that does not read (a bad tag
+/// line) is an error in its place and the games after it are still read.
+pub fn parse_pdn_games(text: &str) -> Vec<Result<PdnGame>> {
     let mut games = Vec::new();
     let mut tags: Vec<(String, String)> = Vec::new();
     let mut movetext = String::new();
+    let mut bad: Option<String> = None;
     let flush = |tags: &mut Vec<(String, String)>,
                  movetext: &mut String,
-                 games: &mut Vec<PdnGame>|
-     -> Result<()> {
-        if tags.is_empty() && movetext.trim().is_empty() {
-            return Ok(());
+                 bad: &mut Option<String>,
+                 games: &mut Vec<Result<PdnGame>>| {
+        if tags.is_empty() && movetext.trim().is_empty() && bad.is_none() {
+            return;
+        }
+        if let Some(why) = bad.take() {
+            tags.clear();
+            movetext.clear();
+            games.push(Err(crate::error::Error(why)));
+            return;
         }
         let body = strip_comments(movetext);
         let mut moves = Vec::new();
@@ -205,10 +223,7 @@ pub fn parse_pdn(text: &str) -> Result<Vec<PdnGame>> {
                 }
                 _ => raw,
             };
-            if t.is_empty() {
-                continue;
-            }
-            if t.starts_with('$') {
+            if t.is_empty() || t.starts_with('$') {
                 continue;
             }
             if let Some(r) = GameResult::from_pdn(t) {
@@ -225,33 +240,115 @@ pub fn parse_pdn(text: &str) -> Result<Vec<PdnGame>> {
                 tags.iter().find(|(k, _)| k == "Result").and_then(|(_, v)| GameResult::from_pdn(v))
             })
             .unwrap_or(GameResult::Unknown);
-        games.push(PdnGame { tags: std::mem::take(tags), moves, result });
+        games.push(Ok(PdnGame { tags: std::mem::take(tags), moves, result }));
         movetext.clear();
-        Ok(())
     };
     for line in text.lines() {
         let l = line.trim();
         if l.starts_with('[') {
             if !movetext.trim().is_empty() {
-                flush(&mut tags, &mut movetext, &mut games)?;
+                flush(&mut tags, &mut movetext, &mut bad, &mut games);
             }
             let inner = l.trim_start_matches('[').trim_end_matches(']');
-            let Some((name, rest)) = inner.split_once(char::is_whitespace) else {
-                bail!("bad PDN tag line: {}", l.chars().take(40).collect::<String>());
-            };
-            let value = rest.trim().trim_matches('"').to_string();
-            tags.push((name.to_string(), value));
+            match inner.split_once(char::is_whitespace) {
+                Some((name, rest)) => {
+                    let value = rest.trim().trim_matches('"').to_string();
+                    tags.push((name.to_string(), value));
+                }
+                None => {
+                    bad.get_or_insert_with(|| {
+                        format!("bad PDN tag line: {}", l.chars().take(40).collect::<String>())
+                    });
+                }
+            }
         } else {
             movetext.push_str(l);
             movetext.push('\n');
-            // A result ends the game.
-            if l.split_whitespace().any(|t| GameResult::from_pdn(t).is_some()) {
-                flush(&mut tags, &mut movetext, &mut games)?;
+            // A result ends the game (outside comments).
+            if strip_comments(l).split_whitespace().any(|t| GameResult::from_pdn(t).is_some()) {
+                flush(&mut tags, &mut movetext, &mut bad, &mut games);
             }
         }
     }
-    flush(&mut tags, &mut movetext, &mut games)?;
-    Ok(games)
+    flush(&mut tags, &mut movetext, &mut bad, &mut games);
+    games
+}
+
+/// One move of an annotated game: its text, a NAG (`?!`, `?`, `??` or empty), a comment
+/// after it, and a variation that replaces it (moves with optional comments).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AnnotatedMove {
+    /// The move, native notation.
+    pub text: String,
+    /// Suffix NAG (empty for none).
+    pub nag: &'static str,
+    /// Comment after the move (without braces; `}` is not allowed in it).
+    pub comment: Option<String>,
+    /// A line to play instead of this move, each move with an optional comment.
+    pub variation: Vec<(String, Option<String>)>,
+}
+
+/// Writes one game with comments, NAGs and variations, numbered as [`write_game`] numbers
+/// moves. A move by the second mover after a comment or a variation is *not* numbered again
+/// (`12...`), which PDN allows: pydraughts' `PDNReader` fails on a move number that occurs
+/// twice in the main line once numbers reach two digits. Variations start with their number.
+pub fn write_annotated(
+    tags: &[(String, String)],
+    moves: &[AnnotatedMove],
+    first_mover_starts: bool,
+    result: &str,
+) -> String {
+    let mut out = String::new();
+    for (k, v) in tags {
+        out.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "'")));
+    }
+    out.push('\n');
+    let comment = |c: &str| format!("{{{}}}", c.replace(['{', '}'], ""));
+    let mut tokens: Vec<String> = Vec::new();
+    let offset = usize::from(!first_mover_starts);
+    let number = |ply: usize| (ply + offset) / 2 + 1;
+    let first_of_pair = |ply: usize| (ply + offset).is_multiple_of(2);
+    let mut renumber = true;
+    for (i, m) in moves.iter().enumerate() {
+        if first_of_pair(i) {
+            tokens.push(format!("{}.", number(i)));
+        } else if renumber {
+            tokens.push(format!("{}...", number(i)));
+        }
+        tokens.push(format!("{}{}", m.text.replace(':', "x"), m.nag));
+        renumber = false;
+        if let Some(c) = &m.comment {
+            tokens.push(comment(c));
+        }
+        if !m.variation.is_empty() {
+            let mut inner: Vec<String> = Vec::new();
+            let mut again = true;
+            for (k, (text, c)) in m.variation.iter().enumerate() {
+                let ply = i + k;
+                if first_of_pair(ply) {
+                    inner.push(format!("{}.", number(ply)));
+                } else if again {
+                    inner.push(format!("{}...", number(ply)));
+                }
+                inner.push(text.replace(':', "x"));
+                again = false;
+                if let Some(c) = c {
+                    inner.push(comment(c));
+                    again = true;
+                }
+            }
+            if let Some(first) = inner.first_mut() {
+                first.insert(0, '(');
+            }
+            if let Some(last) = inner.last_mut() {
+                last.push(')');
+            }
+            tokens.extend(inner);
+        }
+    }
+    tokens.push(result.to_string());
+    wrap_movetext(&mut out, tokens);
+    out
 }
 
 #[cfg(test)]

@@ -107,7 +107,11 @@ fn kondavo_stdin(args: &[&str], input: &str) -> Output {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("kondavo runs");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    // An engine that exits before reading (bad options) breaks the pipe: its status and output
+    // are what the tests check.
+    if let Err(e) = child.stdin.take().expect("stdin").write_all(input.as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "input written: {e}");
+    }
     child.wait_with_output().unwrap()
 }
 
@@ -119,7 +123,13 @@ fn analyze_writes_one_line_per_position() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
     assert!(lines[0].starts_with("best=") && lines[0].contains(" pv=\""), "{out}");
-    assert!(lines[1].starts_with("best=32x23 score=99.99 "), "{out}");
+    assert!(lines[1].starts_with("best=32x23 score=99.99 wdl=1000,0,0 "), "{out}");
+    let wdl = lines[0].split(" wdl=").nth(1).and_then(|w| w.split(' ').next()).expect("wdl");
+    let chances: Vec<u32> = wdl.split(',').map(|x| x.parse().expect("per mille")).collect();
+    assert_eq!(chances.len(), 3, "{out}");
+    assert_eq!(chances.iter().sum::<u32>(), 1000, "{out}");
+    // The start is balanced: win and loss chances are equal within the score's rounding.
+    assert!(chances[0].abs_diff(chances[2]) < 100, "{out}");
 }
 
 #[test]
@@ -138,6 +148,11 @@ fn analyze_json_multipv_and_errors() {
     let pvs = first["lines"].as_array().expect("lines");
     assert_eq!(pvs.len(), 3);
     assert_eq!(pvs[0]["move"], first["move"]);
+    for wdl in std::iter::once(&first["wdl"]).chain(pvs.iter().map(|l| &l["wdl"])) {
+        let w: Vec<u64> =
+            wdl.as_array().expect("wdl").iter().map(|x| x.as_u64().unwrap()).collect();
+        assert_eq!((w.len(), w.iter().sum::<u64>()), (3, 1000), "{first}");
+    }
     let moves: Vec<&str> = pvs.iter().map(|l| l["move"].as_str().unwrap()).collect();
     assert!(moves[0] != moves[1] && moves[1] != moves[2], "{moves:?}");
     assert!(lines[1]["error"].as_str().unwrap().contains("nonsense"));

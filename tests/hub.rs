@@ -356,6 +356,55 @@ fn multipv_analysis_reports_each_line() {
 }
 
 #[test]
+fn wdl_param_adds_win_draw_loss_chances_to_info() {
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("pos");
+    e.send("level depth=4");
+    e.send("go analyze");
+    let lines = e.until("done");
+    assert!(lines.iter().all(|l| !l.contains("wdl=")), "off by default: {lines:?}");
+    e.send("set-param name=wdl value=true");
+    // Levels last until the next `pos`.
+    e.send("pos");
+    e.send("level depth=4");
+    e.send("go analyze");
+    let lines = e.until("done");
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info ")).collect();
+    assert!(!infos.is_empty(), "{lines:?}");
+    for line in infos {
+        check_info(line);
+        let f = fields(line);
+        let w: Vec<u32> = get(&f, "wdl")
+            .unwrap_or_else(|| panic!("no wdl: {line}"))
+            .split(',')
+            .map(|x| x.parse().expect("per mille"))
+            .collect();
+        assert_eq!((w.len(), w.iter().sum::<u32>()), (3, 1000), "{line}");
+    }
+    // A position with a forced win: 1000,0,0 for the side to move.
+    let board: String = (1..=50)
+        .map(|sq| {
+            if sq == 28 {
+                'b'
+            } else if sq == 32 {
+                'w'
+            } else {
+                'e'
+            }
+        })
+        .collect();
+    e.send(&format!("pos pos=W{board}"));
+    e.send("level depth=4");
+    e.send("go analyze");
+    let lines = e.until("done");
+    let last = lines.iter().rfind(|l| l.starts_with("info ")).expect("an info line");
+    assert_eq!(get(&fields(last), "wdl"), Some("1000,0,0"), "{last}");
+    e.send("set-param name=wdl value=maybe");
+    assert!(e.next().starts_with("error "), "a bad boolean is an error");
+}
+
+#[test]
 fn bad_input_gets_an_error_and_the_engine_keeps_going() {
     let mut e = Engine::start();
     e.handshake();

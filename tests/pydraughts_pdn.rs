@@ -19,6 +19,12 @@
 //! and side to move, so this holds whatever their other draw rules. The script's docstring has
 //! the details.
 //!
+//! For international, english, russian and turkish the test then annotates the match file with
+//! `kondavo annotate --nodes 3000 --wdl` and reads the result back with `--annotated`: the same
+//! checks on the moves, plus the Annotator tag, a score comment on the moves, and every
+//! variation replayed legally on pydraughts' board from the position before the move it
+//! replaces.
+//!
 //! Every rule set runs in both versions. Where a pydraughts bug would misread a correct file,
 //! the run avoids the input that triggers it (`CASES_057`, `CASES_067`) rather than relax a check:
 //! - english, both versions: the built-in openings are the 3-move ballots, which start from a
@@ -70,6 +76,11 @@ const WHITE_TO_MOVE_FENS: &str = "\
 W:Wa1,c3,e3,g3,b4,e1,g1,b2,d2,f2,h2,a3:Ba5,e5,b6,f6,h6,a7,e7,g7,b8,d8,f8,h8\n\
 # I-9: ab4 ba5 ba3 cb6 gh4 fe5\n\
 W:Wa1,c3,e3,b4,h4,c1,e1,g1,d2,f2,h2,a3:Ba5,e5,b6,d6,h6,a7,e7,g7,b8,d8,f8,h8\n";
+
+/// Rule sets whose match games are also annotated by `kondavo annotate` and read back with
+/// `--annotated` (one per geometry and king kind: 10x10 flying, 8x8 short, 8x8 flying with men
+/// capturing backwards, orthogonal).
+const ANNOTATED: [&str; 4] = ["international", "english", "russian", "turkish"];
 
 /// Where the openings of a run come from.
 #[derive(Clone, Copy)]
@@ -211,15 +222,46 @@ fn check(python: &Path, dir: &Path, case: Case) -> Result<String, String> {
         }
     }
 
+    let mut report = read_back(python, &pdn, case.variant, false)?;
+    if ANNOTATED.contains(&case.variant) {
+        // The same games annotated by `kondavo annotate`: NAGs, score comments and variations
+        // must read back too, and every variation must replay on pydraughts' board.
+        let annotated = dir.join(format!("{}-annotated.pdn", case.variant));
+        let mut cmd = Command::new(kondavo);
+        cmd.args(["annotate", "--nodes", "3000", "--wdl", "-o"])
+            .arg(&annotated)
+            .arg(&pdn)
+            .current_dir(&root);
+        let a = run(cmd, "kondavo annotate");
+        if !a.status.is_some_and(|s| s.success()) {
+            return Err(format!(
+                "kondavo annotate {} failed ({:?}):\n{}{}",
+                pdn.display(),
+                a.status,
+                a.stdout,
+                a.stderr
+            ));
+        }
+        report += &read_back(python, &annotated, case.variant, true)?;
+    }
+    Ok(report)
+}
+
+/// Runs `pdn_read.py` on `pdn`; `annotated` also requires the annotations.
+fn read_back(python: &Path, pdn: &Path, variant: &str, annotated: bool) -> Result<String, String> {
+    let root = repo_root();
     let script = root.join("tests").join("pydraughts").join("pdn_read.py");
     let mut cmd = Command::new(python);
     cmd.arg("-u")
         .arg(&script)
         .arg("--pdn")
-        .arg(&pdn)
-        .args(["--variant", case.variant, "--games", &GAMES.to_string()])
+        .arg(pdn)
+        .args(["--variant", variant, "--games", &GAMES.to_string()])
         .current_dir(&root);
     cmd.arg("--strict-repetition");
+    if annotated {
+        cmd.arg("--annotated");
+    }
     let r = run(cmd, "pdn_read.py");
     let report = format!("{}{}", r.stdout, r.stderr);
     match r.status {
@@ -237,8 +279,7 @@ fn check(python: &Path, dir: &Path, case: Case) -> Result<String, String> {
             python.display()
         )),
         Some(s) => Err(format!(
-            "pdn_read.py rejects the PDN of kondavo match -v {} ({s}); file {}:\n{report}",
-            case.variant,
+            "pdn_read.py rejects the PDN {} of rule set {variant} ({s}):\n{report}",
             pdn.display()
         )),
         None => Err(format!(

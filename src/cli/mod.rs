@@ -3,6 +3,7 @@
 //! (the DXP arguments live in `kondavo::protocol::dxp`).
 
 pub mod analyze;
+pub mod annotate;
 pub mod bench;
 pub mod matches;
 pub mod perft;
@@ -10,3 +11,4 @@ pub mod ratings;
 pub mod selfplay;
 pub mod show;
 pub mod train;
+pub mod wdl;

@@ -6,3 +6,4 @@
 pub mod data;
 pub mod selfplay;
 pub mod train;
+pub mod wdl_fit;

@@ -51,6 +51,7 @@ struct Params {
     numbering: Numbering,
     fmjd_draws: bool,
     eval_file: Option<String>,
+    wdl: bool,
 }
 
 impl Default for Params {
@@ -65,6 +66,7 @@ impl Default for Params {
             numbering: Numbering::Auto,
             fmjd_draws: false,
             eval_file: None,
+            wdl: false,
         }
     }
 }
@@ -364,6 +366,10 @@ impl<W: Write> Session<W> {
                     ("type", "string".into()),
                 ],
             ),
+            hub::format(
+                "param",
+                &[("name", "wdl".into()), ("value", p.wdl.to_string()), ("type", "bool".into())],
+            ),
         ];
         for l in lines {
             self.send(&l);
@@ -418,6 +424,7 @@ impl<W: Write> Session<W> {
             "fmjd-draws" => {
                 parse_bool(value).map(|b| p.fmjd_draws = b).ok_or(bad_number("boolean", value))
             }
+            "wdl" => parse_bool(value).map(|b| p.wdl = b).ok_or(bad_number("boolean", value)),
             "eval-file" => {
                 let v = value.trim();
                 p.eval_file =
@@ -596,6 +603,7 @@ impl<W: Write> Session<W> {
                         depth: 0,
                         nodes: 0,
                         pv: vec![],
+                        wdl: Default::default(),
                     }
                 });
                 let _ = tx.send(Msg::Done(done));
@@ -634,6 +642,9 @@ impl<W: Write> Session<W> {
         ];
         if lines > 1 {
             args.push(("multipv", r.multipv.to_string()));
+        }
+        if self.params.wdl {
+            args.push(("wdl", r.wdl.to_string()));
         }
         let mut line = hub::format("info", &args);
         line.push(' ');

@@ -116,6 +116,53 @@ class RawGame:
         self.tags: Dict[str, str] = {}
         self.tag_order: List[str] = []
         self.tokens: List[str] = []
+        self.movetext = ""
+        self.comments = 0
+        self.variations = 0
+        self.nags = 0
+        self.variation_at: Dict[int, List[List[str]]] = {}
+
+    def finish(self) -> None:
+        """Tokens of the main line (comments, variations and move suffixes such as ?! and ??
+        dropped), and each top-level variation's moves under the ply of the main-line move it
+        replaces."""
+        out: List[str] = []
+        braces = parens = 0
+        inner: List[str] = []
+        for ch in self.movetext:
+            if ch == "{" and not braces:
+                braces = 1
+                if not parens:
+                    self.comments += 1
+            elif ch == "}" and braces:
+                braces = 0
+            elif braces:
+                continue
+            elif ch == "(":
+                if not parens:
+                    self.variations += 1
+                    inner = []
+                else:
+                    inner.append(ch)
+                parens += 1
+            elif ch == ")" and parens:
+                parens -= 1
+                if parens:
+                    inner.append(ch)
+                else:
+                    ply = len(bare_moves("".join(out).split())) - 1
+                    self.variation_at.setdefault(ply, []).append(
+                        bare_moves(strip_parens("".join(inner)).split()))
+            elif parens:
+                inner.append(ch)
+            else:
+                out.append(ch)
+        for t in "".join(out).split():
+            bare = t.rstrip("?!")
+            if bare != t:
+                self.nags += 1
+            if bare:
+                self.tokens.append(bare)
 
     def moves(self) -> List[str]:
         return [t for t in self.tokens if not NUMBER_RE.match(t) and t not in ALL_RESULTS]
@@ -125,6 +172,32 @@ class RawGame:
 
     def first_number(self) -> Optional[str]:
         return self.tokens[0] if self.tokens and NUMBER_RE.match(self.tokens[0]) else None
+
+
+def strip_parens(text: str) -> str:
+    out: List[str] = []
+    depth = 0
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+        elif not depth:
+            out.append(ch)
+    return "".join(out)
+
+
+def bare_moves(tokens: List[str]) -> List[str]:
+    """Moves among PDN tokens: move numbers and results dropped, ?! suffixes stripped."""
+    out = []
+    for t in tokens:
+        m = re.match(r"^\d+\.(\.\.)?(.*)$", t)
+        if m:
+            t = m.group(2)
+        t = t.rstrip("?!")
+        if t and t not in ALL_RESULTS:
+            out.append(t)
+    return out
 
 
 def read_raw(text: str) -> List[RawGame]:
@@ -151,7 +224,9 @@ def read_raw(text: str) -> List[RawGame]:
             if current is None:
                 raise Failure(f"line {lineno}: moves before any tag: {line!r}")
             in_moves = True
-            current.tokens.extend(line.split())
+            current.movetext += line + "\n"
+    for g in games:
+        g.finish()
     return games
 
 
@@ -223,6 +298,23 @@ class PdBoard:
 # --------------------------------------------------------------------------------------------
 # The checks
 # --------------------------------------------------------------------------------------------
+
+def check_variation(label: str, variant: str, fen: Optional[str], before: List[str],
+                    line: List[str], ply: int, stats: Dict[str, int]) -> None:
+    """A variation replacing main-line ply `ply` must be legal from the position before it."""
+    board = PdBoard(variant, fen)
+    for text in before:
+        board.push(board.parse(text))
+    if not line:
+        raise Failure(f"{label}: an empty variation at ply {ply}")
+    for k, text in enumerate(line):
+        try:
+            board.push(board.parse(text))
+        except Exception as e:  # noqa: BLE001 - reported
+            raise Failure(f"{label}: variation at ply {ply}, move {k + 1} {text!r}: pydraughts "
+                          f"cannot play it ({e!r}); the line: {' '.join(line)}")
+    stats["variation plies"] += len(line)
+
 
 def check_game(index: int, raw: RawGame, pd: Any, variant: str, kvariant: str,
                strict_repetition: bool, stats: Dict[str, int]) -> str:
@@ -304,6 +396,8 @@ def check_game(index: int, raw: RawGame, pd: Any, variant: str, kvariant: str,
     seen: Dict[str, int] = {board.key(): 1}
     first_threefold: Optional[int] = None
     for ply, text in enumerate(moves, 1):
+        for line in raw.variation_at.get(ply - 1, []):
+            check_variation(label, variant, fen, moves[:ply - 1], line, ply, stats)
         try:
             move = board.parse(text)
             board.push(move)
@@ -408,6 +502,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                     help="fail (instead of noting) a game that does not end at its first threefold "
                          "repetition")
     ap.add_argument("--quiet", action="store_true", help="only the summary line")
+    ap.add_argument("--annotated", action="store_true",
+                    help="the file was annotated by `kondavo annotate`: every game must have an "
+                         "Annotator tag and comments")
     args = ap.parse_args(argv)
     variant = VARIANTS[args.variant]
 
@@ -422,7 +519,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             f"{args.pdn}")
     stats: Dict[str, int] = {k: 0 for k in ("start", "fen", "plies", "captures", "paths",
                                            "no legal move", "draws", "draws seen", "forfeits",
-                                           "repetition notes")}
+                                           "repetition notes", "variation plies")}
     lines: List[str] = []
     try:
         raw = read_raw(text)
@@ -434,6 +531,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         if len(reader.games) != len(raw):
             raise Failure(f"pydraughts reads {len(reader.games)} games, the file has {len(raw)}")
         for i, (r, g) in enumerate(zip(raw, reader.games)):
+            if args.annotated and ("Annotator" not in r.tags or r.comments == 0):
+                raise Failure(f"game {i + 1}: no Annotator tag or no comment in an annotated file")
             lines.append(check_game(i, r, g, variant, args.variant, args.strict_repetition,
                                     stats))
     except Failure as e:
@@ -461,6 +560,10 @@ def main(argv: Optional[List[str]] = None) -> int:
           f"replayed; {stats['no legal move']} won by no legal move confirmed, {stats['draws']} "
           f"draws ({stats['draws seen']} seen by pydraughts), {stats['forfeits']} forfeits; "
           f"{len(raw)} ok, 0 failed")
+    if args.annotated:
+        print(f"pdn_read: annotations: {sum(r.comments for r in raw)} comments, "
+              f"{sum(r.nags for r in raw)} NAGs, {sum(r.variations for r in raw)} variations "
+              f"({stats['variation plies']} plies replayed)")
     return 0
 
 
