@@ -257,6 +257,7 @@ fn endgame<R: Eval>(pos: &Position<R>, mut s: i32) -> i32 {
 const BUILTIN_FILES: &[(Base, &[u8])] = &[
     (Base::International, include_bytes!("../../data/eval/international.kdw")),
     (Base::English, include_bytes!("../../data/eval/english.kdw")),
+    (Base::Italian, include_bytes!("../../data/eval/italian.kdw")),
 ];
 
 /// The built-in weights file of a rule set, if it has been trained.
