@@ -125,30 +125,11 @@ pub fn write_game(
     first_mover_starts: bool,
     result: &str,
 ) -> String {
-    let mut out = String::new();
-    for (k, v) in tags {
-        out.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "'")));
-    }
-    out.push('\n');
-    let mut tokens: Vec<String> = Vec::new();
-    let mut number = 1;
-    let mut half = usize::from(!first_mover_starts);
-    for (i, m) in moves.iter().enumerate() {
-        if half == 0 {
-            tokens.push(format!("{number}."));
-        } else if i == 0 {
-            tokens.push(format!("{number}..."));
-        }
-        tokens.push(m.replace(':', "x"));
-        half += 1;
-        if half == 2 {
-            half = 0;
-            number += 1;
-        }
-    }
-    tokens.push(result.to_string());
-    wrap_movetext(&mut out, tokens);
-    out
+    let plain: Vec<AnnotatedMove> = moves
+        .iter()
+        .map(|m| AnnotatedMove { text: m.clone(), nag: "", comment: None, variation: Vec::new() })
+        .collect();
+    write_annotated(tags, &plain, first_mover_starts, result)
 }
 
 /// Appends the movetext tokens as lines of at most 79 characters (a longer token on its own),

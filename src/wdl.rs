@@ -105,7 +105,7 @@ pub const PARAMS: [(Base, Params); 9] = [
     (Base::Italian, Params { a0: 2.5681, a1: -2.4239, b0: 0.5865, b1: 0.3382 }),
     (Base::Spanish, Params { a0: 3.3550, a1: -2.4912, b0: 0.0998, b1: 2.5290 }),
     (Base::Czech, Params { a0: 3.1869, a1: -1.8207, b0: -0.0120, b1: 2.8244 }),
-    (Base::Turkish, Params { a0: 1.5313, a1: -0.7914, b0: 1.0639, b1: 0.3942 }),
+    (Base::Turkish, Params { a0: 0.9851, a1: -0.6619, b0: 0.6348, b1: 0.4218 }),
 ];
 
 /// The parameters of `base`.

@@ -258,6 +258,7 @@ const BUILTIN_FILES: &[(Base, &[u8])] = &[
     (Base::International, include_bytes!("../../data/eval/international.kdw")),
     (Base::English, include_bytes!("../../data/eval/english.kdw")),
     (Base::Italian, include_bytes!("../../data/eval/italian.kdw")),
+    (Base::Turkish, include_bytes!("../../data/eval/turkish.kdw")),
 ];
 
 /// The built-in weights file of a rule set, if it has been trained.
