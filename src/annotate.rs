@@ -221,7 +221,7 @@ impl BookCache {
 
 /// The search result of one position of the game.
 #[derive(Clone, Debug)]
-struct Eval0 {
+struct Searched {
     /// Score for the side to move.
     score: Score,
     depth: u32,
@@ -245,8 +245,8 @@ pub fn variant_of(game: &PdnGame, fallback: Variant) -> Result<Variant> {
     Ok(fallback)
 }
 
-/// The number of searches `annotate` makes for a game (for a progress bar); 0 when the game
-/// does not read.
+/// The number of positions of a game, at most the searches `annotate` makes for it (for a
+/// progress bar).
 pub fn positions_of(game: &PdnGame) -> usize {
     game.moves.len() + 1
 }
@@ -343,23 +343,28 @@ fn annotate_typed<R: Eval>(
 
     // Search the positions, last first.
     let final_outcome = game.outcome();
-    let mut evals: Vec<Option<Eval0>> = vec![None; n + 1];
+    let mut evals: Vec<Option<Searched>> = vec![None; n + 1];
     for j in (0..=n).rev().filter(|&j| needed[j]) {
         let pos = positions[j];
-        let pieces = pos.occupied().count();
+        // A game end is scored by the rules, not searched.
+        let end = |score: Score| Searched {
+            score,
+            depth: 0,
+            nodes: 0,
+            wdl: wdl::of(base, score, pos.occupied().count()),
+            pv: vec![],
+        };
         let e = if pos.legal_moves().is_empty() {
-            let score = Score::loss_in(0);
-            Eval0 { score, depth: 0, nodes: 0, wdl: wdl::of(base, score, pieces), pv: vec![] }
+            end(Score::loss_in(0))
         } else if j == n
             && matches!(final_outcome, Some(Outcome::Repetition | Outcome::MoveCounter))
         {
-            let score = Score::DRAW;
-            Eval0 { score, depth: 0, nodes: 0, wdl: wdl::of(base, score, pieces), pv: vec![] }
+            end(Score::DRAW)
         } else {
             let spec = GameSpec { start: start_text.clone(), moves: hubs[..j].to_vec() };
             let done =
                 engine.search(&spec, &s.limits, Mode::Analyze, &Control::new(), &mut |_| {})?;
-            Eval0 {
+            Searched {
                 score: done.score,
                 depth: done.depth,
                 nodes: done.nodes,
@@ -373,7 +378,7 @@ fn annotate_typed<R: Eval>(
 
     // Judge the moves and write the game.
     let white_view = |score: Score, side: Color| if side == Color::White { score } else { -score };
-    let comment = |e: &Eval0, side: Color| {
+    let comment = |e: &Searched, side: Color| {
         let w = white_view(e.score, side);
         let mut c = format!("{}/{}", score_text(w), e.depth);
         if s.wdl {

@@ -9,7 +9,7 @@ use kondavo::pdn::{self, PdnGame};
 use kondavo::search::Limits;
 use kondavo::variant::Variant;
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -139,7 +139,7 @@ pub fn run(a: AnnotateArgs) -> Result<()> {
         }
         limits.movetime = Some(Duration::from_secs_f64(secs));
     } else if a.depth.is_none() && a.nodes.is_none() {
-        limits.nodes = Some(500_000);
+        limits = Settings::default().limits;
     }
     let side = match a.side.as_deref().map(str::to_ascii_lowercase).as_deref() {
         None => None,
@@ -174,38 +174,24 @@ pub fn run(a: AnnotateArgs) -> Result<()> {
     if jobs.is_empty() {
         return Err(Error("no game in the input".into()));
     }
+    let create = |p: &PathBuf| -> Result<std::io::BufWriter<std::fs::File>> {
+        std::fs::File::create(p)
+            .map(std::io::BufWriter::new)
+            .map_err(|e| Error(format!("cannot create {}: {e}", p.display())))
+    };
     let mut out: Box<dyn Write> = match &a.out {
-        Some(p) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(p)
-                .map_err(|e| Error(format!("cannot create {}: {e}", p.display())))?,
-        )),
+        Some(p) => Box::new(create(p)?),
         None => Box::new(std::io::stdout().lock()),
     };
-    let mut json: Option<Box<dyn Write>> = match &a.json {
-        Some(p) => Some(Box::new(std::io::BufWriter::new(
-            std::fs::File::create(p)
-                .map_err(|e| Error(format!("cannot create {}: {e}", p.display())))?,
-        ))),
-        None => None,
-    };
+    let mut json = a.json.as_ref().map(create).transpose()?;
 
     let total: u64 = jobs
         .iter()
         .filter_map(|j| j.game.as_ref().ok())
         .map(|g| annotate::positions_of(g) as u64)
         .sum();
-    let bar = if std::io::stderr().is_terminal() {
-        let b = indicatif::ProgressBar::new(total);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} positions, {per_sec}, eta {eta} {msg}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar =
+        super::progress_bar(total, "{bar:40} {pos}/{len} positions, {per_sec}, eta {eta} {msg}");
 
     let book = BookCache::default();
     let next = AtomicUsize::new(0);

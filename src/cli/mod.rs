@@ -12,3 +12,18 @@ pub mod selfplay;
 pub mod show;
 pub mod train;
 pub mod wdl;
+
+/// A progress bar of `len` steps on standard error when it is a terminal (hidden otherwise,
+/// so that pipes and logs stay clean).
+pub fn progress_bar(len: u64, template: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(template)
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
+}

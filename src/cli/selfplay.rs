@@ -6,7 +6,6 @@ use kondavo::eval::{self, Model};
 use kondavo::learn::selfplay::{self, Config};
 use kondavo::matches::openings;
 use kondavo::variant::Variant;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -99,16 +98,9 @@ pub fn run(a: SelfplayArgs) -> Result<()> {
         eval_name,
         out: a.out.clone(),
     };
-    let bar = if std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::new(u64::from(a.games))
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} games {per_sec} eta {eta} {msg}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    let bar = super::progress_bar(
+        u64::from(a.games),
+        "{bar:30} {pos}/{len} games {per_sec} eta {eta} {msg}",
     );
     let summary = selfplay::run(&cfg, &|games, positions| {
         bar.set_position(games);
