@@ -7,6 +7,7 @@
 pub mod analyze;
 pub mod annotate;
 pub mod bench;
+pub mod binfile;
 pub mod bitboard;
 pub mod color;
 pub mod engine;

@@ -24,6 +24,8 @@
 
 use super::layout::{self, MAX_WINDOW};
 use crate::bail;
+pub use crate::binfile::fnv1a;
+use crate::binfile::{Reader, put_varint};
 use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::error::{Error, Result};
@@ -450,17 +452,13 @@ impl Model {
         if bytes.len() < MAGIC.len() + 4 + 8 || &bytes[..MAGIC.len()] != MAGIC {
             bail!("not a kondavo weights file (it does not start with KDVOEVAL)");
         }
-        let (body, tail) = bytes.split_at(bytes.len() - 8);
-        let mut sum = [0u8; 8];
-        sum.copy_from_slice(tail);
-        let mut r = Reader { bytes: body, at: MAGIC.len() };
+        let mut r = Reader::new(bytes, MAGIC.len(), "weights file");
         let version = r.u32()?;
         if version != VERSION {
             bail!("weights file version {version} is not supported (this engine reads {VERSION})");
         }
-        if u64::from_le_bytes(sum) != fnv1a(body) {
-            bail!("weights file checksum mismatch: the file is truncated or corrupted");
-        }
+        let body = crate::binfile::checked_body(bytes, "weights file")?;
+        let mut r = Reader::new(body, r.at(), "weights file");
         let id_len = r.u8()? as usize;
         let id = std::str::from_utf8(r.take(id_len)?)
             .map_err(|_| Error::new("weights file: rule set name is not text"))?;
@@ -509,8 +507,8 @@ impl Model {
                 weights.push([a, b]);
             }
         }
-        if r.at != body.len() {
-            bail!("weights file: {} unexpected bytes after the weights", body.len() - r.at);
+        if r.at() != body.len() {
+            bail!("weights file: {} unexpected bytes after the weights", body.len() - r.at());
         }
         Model::from_parts(base, unit, windows, weights, description)
     }
@@ -546,66 +544,6 @@ pub fn param_count(shape: Shape, windows: &[Vec<u8>]) -> Result<usize> {
         n += 3usize.pow(w.len() as u32);
     }
     Ok(n)
-}
-
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-/// FNV-1a, 64 bits.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
-        if self.bytes.len() - self.at < n {
-            bail!("weights file is truncated");
-        }
-        let s = &self.bytes[self.at..self.at + n];
-        self.at += n;
-        Ok(s)
-    }
-
-    fn u8(&mut self) -> Result<u8> {
-        Ok(self.take(1)?[0])
-    }
-
-    fn u16(&mut self) -> Result<u16> {
-        let b = self.take(2)?;
-        Ok(u16::from_le_bytes([b[0], b[1]]))
-    }
-
-    fn u32(&mut self) -> Result<u32> {
-        let b = self.take(4)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-
-    fn varint(&mut self) -> Result<u64> {
-        let mut v = 0u64;
-        for k in 0..10 {
-            let b = self.u8()?;
-            v |= u64::from(b & 0x7f) << (7 * k);
-            if b & 0x80 == 0 {
-                return Ok(v);
-            }
-        }
-        bail!("weights file: a length field is malformed")
-    }
 }
 
 /// The window index of `window` read from White's side by looking at each square (the slow
