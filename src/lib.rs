@@ -10,6 +10,7 @@ pub mod bench;
 pub mod binfile;
 pub mod bitboard;
 pub mod color;
+pub mod egdb;
 pub mod engine;
 pub mod error;
 pub mod eval;

@@ -34,6 +34,8 @@ enum Command {
     /// Annotate PDN games: every position searched, scores after each move, mistakes
     /// marked (?!, ?, ??) with the better line, and a summary per game.
     Annotate(Box<cli::annotate::AnnotateArgs>),
+    /// Endgame databases: build them, list them, probe a position, verify them.
+    Egdb(cli::egdb::EgdbArgs),
     /// Play other engines over DXP (DamExchange, TCP): follow their game requests (the
     /// default, as a server on 127.0.0.1:27531) or start a match as the initiator.
     Dxp(kondavo::protocol::dxp::DxpArgs),
@@ -97,6 +99,7 @@ fn main() -> ExitCode {
         Command::Annotate(args) => cli::annotate::run(*args),
         Command::Dxp(args) => kondavo::protocol::dxp::run(&args),
         Command::Match(args) => cli::matches::run(*args),
+        Command::Egdb(args) => cli::egdb::run(args),
         Command::Ratings(args) => cli::ratings::run(args),
         Command::Selfplay(args) => cli::selfplay::run(*args),
         Command::Train(args) => cli::train::run(*args),

@@ -147,6 +147,17 @@ impl<R: Rules> Position<R> {
         Ok(Self::from_parts_unchecked(white, black, kings, side))
     }
 
+    /// A position from parts known to be valid (the endgame databases' index makes only
+    /// valid ones); not checked.
+    pub(crate) fn from_trusted(
+        white: Bitboard,
+        black: Bitboard,
+        kings: Bitboard,
+        side: Color,
+    ) -> Self {
+        Self::from_parts_unchecked(white, black, kings, side)
+    }
+
     fn from_parts_unchecked(
         white: Bitboard,
         black: Bitboard,

@@ -1,0 +1,134 @@
+//! Endgame databases: every position with few pieces solved exactly, per rule set.
+//!
+//! - [`index`]: slices (piece counts per side, side to move normalised to White) and the
+//!   index of a position in its slice.
+//! - [`value`]: win, draw or loss, with the distance in plies to the next conversion
+//!   (capture or promotion).
+//! - [`table`]: one slice's values, block-compressed, in memory and on disk.
+//! - [`build`]: the generator (retrograde analysis; an offline tool) and the verifier.
+//! - [`Egdb`]: the databases of one rule set opened for probing at play time.
+//!
+//! Files live in `<dir>/<rule set>/<slice>.kdb`, the directory being `--dir`, the
+//! `KONDAVO_EGDB` environment variable, or the user's cache directory
+//! (`$XDG_CACHE_HOME/kondavo/egdb`, else `~/.cache/kondavo/egdb`).
+
+pub mod build;
+pub mod index;
+pub mod table;
+pub mod value;
+
+pub use index::Slice;
+pub use table::{Stats, Table};
+pub use value::Value;
+
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::variant::Variant;
+use index::{Indexer, normalise};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The default database directory: `KONDAVO_EGDB`, else the user's cache directory.
+pub fn default_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("KONDAVO_EGDB").filter(|d| !d.is_empty()) {
+        return PathBuf::from(d);
+    }
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")));
+    match cache {
+        Some(c) => c.join("kondavo").join("egdb"),
+        None => PathBuf::from("kondavo-egdb"),
+    }
+}
+
+/// The directory of one rule set's files under `dir`.
+pub fn variant_dir(dir: &Path, variant: Variant) -> PathBuf {
+    dir.join(variant.name())
+}
+
+/// The file of one slice under `dir`.
+pub fn file_path(dir: &Path, variant: Variant, slice: Slice) -> PathBuf {
+    variant_dir(dir, variant).join(format!("{}.kdb", slice.name()))
+}
+
+/// The databases of one rule set, read into memory for probing.
+#[derive(Debug, Default)]
+pub struct Egdb {
+    tables: HashMap<Slice, (Indexer, Table)>,
+    pieces: u32,
+}
+
+/// What [`Egdb::open`] found.
+#[derive(Debug, Default)]
+pub struct Opened {
+    /// The databases.
+    pub egdb: Egdb,
+    /// Files that could not be read, with the reason (the engine plays on without them).
+    pub problems: Vec<String>,
+}
+
+impl Egdb {
+    /// Reads every slice of rule set `R` with at most `max_pieces` pieces found under
+    /// `dir`. A damaged file is left out and named in [`Opened::problems`]. The databases
+    /// probe a position only when every slice of its piece count is present.
+    pub fn open<R: Rules>(dir: &Path, max_pieces: u32) -> Opened {
+        let mut egdb = Egdb::default();
+        let mut problems = Vec::new();
+        let all = Slice::all_up_to(max_pieces, R::BASE.men_per_side());
+        let id = R::variant().name();
+        for &s in &all {
+            let path = file_path(dir, R::variant(), s);
+            let Ok(bytes) = std::fs::read(&path) else { continue };
+            let ix = Indexer::new::<R>(s);
+            match Table::from_bytes(&bytes, &id, s, ix.size()) {
+                Ok(t) => {
+                    egdb.tables.insert(s, (ix, t));
+                }
+                Err(e) => problems.push(format!("{}: {e}", path.display())),
+            }
+        }
+        // The complete piece counts.
+        egdb.pieces = (2..=max_pieces)
+            .take_while(|&n| {
+                all.iter().filter(|s| s.pieces() == n).all(|s| egdb.tables.contains_key(s))
+            })
+            .last()
+            .unwrap_or(0);
+        Opened { egdb, problems }
+    }
+
+    /// The largest piece count probed (every slice up to it is present); 0 when none.
+    pub fn pieces(&self) -> u32 {
+        self.pieces
+    }
+
+    /// The slices present.
+    pub fn slices(&self) -> Vec<Slice> {
+        let mut v: Vec<Slice> = self.tables.keys().copied().collect();
+        v.sort_by_key(|s| (s.pieces(), s.men(), *s));
+        v
+    }
+
+    /// The table of a slice, if present.
+    pub fn table(&self, s: Slice) -> Option<&Table> {
+        self.tables.get(&s).map(|(_, t)| t)
+    }
+
+    /// The value of `pos` for its side to move, when its slice is present.
+    #[inline]
+    pub fn probe<R: Rules>(&self, pos: &Position<R>) -> Option<Value> {
+        let p = normalise(pos);
+        let s = Slice::of(&p);
+        if s.wm + s.wk == 0 {
+            return Some(Value::Loss(0));
+        }
+        let (ix, t) = self.tables.get(&s)?;
+        t.value(ix.index(&p)?)
+    }
+}
+
+/// A shared handle, as the search holds it.
+pub type Shared = Arc<Egdb>;

@@ -1,0 +1,265 @@
+//! Endgame databases: exactness (every position agrees with its successors), position
+//! counts against the published state counts, known endings, the file format against
+//! damage, and the `kondavo egdb` commands.
+
+use kondavo::egdb::build::{Generator, verify_slice};
+use kondavo::egdb::{Egdb, Slice, Table, Value};
+use kondavo::notation;
+use kondavo::position::Position;
+use kondavo::rules::{English, International, Rules, Russian};
+use kondavo::variant::Variant;
+use kondavo::with_rules;
+use proptest::prelude::*;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// Builds `slices` (with what they need) in memory.
+fn solved<R: Rules>(slices: &[Slice]) -> Generator<R> {
+    let mut g = Generator::<R>::new(None);
+    g.build(&Generator::<R>::closure(slices), |_| {}).expect("builds");
+    g
+}
+
+fn value<R: Rules>(g: &Generator<R>, fen: &str) -> Value {
+    let pos: Position<R> = notation::parse_position(fen).expect("a valid FEN");
+    g.value(&pos).expect("the slice is solved")
+}
+
+/// Checks every position of every slice up to `pieces` against its successors; returns
+/// the positions checked.
+fn exact_up_to<R: Rules>(pieces: u32) -> u64 {
+    let mut g = Generator::<R>::new(None);
+    let slices = Generator::<R>::slices_up_to(pieces);
+    g.build(&slices, |_| {}).expect("builds");
+    let mut checked = 0;
+    for s in slices {
+        let (n, bad) = verify_slice(&g, s, 0, 1);
+        assert!(bad.is_empty(), "{} {s}: {:?}", R::variant(), &bad[..bad.len().min(3)]);
+        let t = g.table(s).expect("kept in memory");
+        assert_eq!(n, t.stats().positions(), "{} {s}: every position checked", R::variant());
+        checked += n;
+    }
+    checked
+}
+
+/// Local consistency of every position (its stored value is the one its moves give, with
+/// captures and promotions looked up in the smaller slices) proves the whole database
+/// exact by induction on the distances; the move generator is the one perft proves.
+#[test]
+fn every_position_up_to_three_pieces_agrees_with_its_successors_in_every_rule_set() {
+    for v in [
+        "international",
+        "brazilian",
+        "russian",
+        "ukrainian",
+        "english",
+        "italian",
+        "spanish",
+        "czech",
+        "turkish",
+        "english-optional",
+        "russian-optional",
+        "italian-optional",
+    ] {
+        let v: Variant = v.parse().expect("a rule set");
+        let n = with_rules!(v, R => exact_up_to::<R>(3));
+        assert!(n > 100_000, "{v}: {n}");
+    }
+}
+
+#[test]
+fn every_four_piece_position_of_russian_and_english_agrees_with_its_successors() {
+    assert_eq!(exact_up_to::<Russian>(4), 6_408_836);
+    assert_eq!(exact_up_to::<English>(4), 6_408_836);
+}
+
+/// Legal positions with White to move are half the published counts of both sides to move
+/// (`../shared/strength-research.md` 4.4, computed as `rhalbersma/dctl`'s `count_legal()`:
+/// 8x8 2 pieces 6.98e3, 3 pieces 3.92e5; 10x10 1.77e4 and 1.61e6; turkish 2.47e4 and
+/// 2.67e6, men on 48 squares).
+#[test]
+fn position_counts_match_the_published_state_counts() {
+    fn count<R: Rules>(pieces: u32) -> u64 {
+        let g = solved::<R>(&Generator::<R>::slices_up_to(pieces));
+        Generator::<R>::slices_up_to(pieces)
+            .iter()
+            .filter(|s| s.pieces() == pieces)
+            .map(|&s| g.table(s).expect("solved").stats().positions())
+            .sum()
+    }
+    let close = |got: u64, published: f64| {
+        let ratio = 2.0 * got as f64 / published;
+        assert!((0.995..1.005).contains(&ratio), "{got} positions against {published}/2");
+    };
+    close(count::<Russian>(2), 6.98e3);
+    close(count::<Russian>(3), 3.92e5);
+    close(count::<International>(2), 1.77e4);
+    close(count::<International>(3), 1.61e6);
+    close(count::<kondavo::rules::Turkish>(2), 2.47e4);
+    close(count::<kondavo::rules::Turkish>(3), 2.67e6);
+}
+
+/// Russian theory (Petrov's triangle; ru-checkers.ru endgame articles): three kings
+/// against a lone king that holds the main road a1-h8 cannot win.
+#[test]
+fn russian_three_kings_against_a_lone_king_on_the_main_road_draw() {
+    let g = solved::<Russian>(&[Slice::new(0, 3, 0, 1)]);
+    assert_eq!(value(&g, "W:WKc1,Ke1,Kg1:BKa1"), Value::Draw);
+    assert_eq!(value(&g, "B:WKc1,Ke1,Kg1:BKd4"), Value::Draw);
+    // Every position with the lone king on the main road, to move, and no capture either
+    // way is a draw.
+    let road = ["a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8"];
+    let t = g.table(Slice::new(0, 1, 0, 3)).expect("solved");
+    assert!(t.stats().draws > 0);
+    for sq in road {
+        let fen = format!("B:WKc1,Ke1,Kg1:BK{sq}");
+        let pos: Position<Russian> = notation::parse_position(&fen).expect("valid");
+        if !pos.has_capture() && !pos.with_side(kondavo::color::Color::White).has_capture() {
+            assert_eq!(g.value(&pos), Some(Value::Draw), "{fen}");
+        }
+    }
+}
+
+/// Russian theory (Petrov's triangle): three kings, one of them on the main road, win
+/// against a lone king off it.
+#[test]
+fn russian_three_kings_holding_the_main_road_win() {
+    let g = solved::<Russian>(&[Slice::new(0, 3, 0, 1)]);
+    for fen in ["W:WKa1,Kc1,Ke1:BKh2", "W:WKb2,Kc1,Ke1:BKh2", "B:WKc3,Ke1,Kg1:BKh2"] {
+        assert!(matches!(value(&g, fen), Value::Win(_) | Value::Loss(_)), "{fen}");
+        let v = value(&g, fen);
+        let white_wins = if fen.starts_with('W') { v.sign() == 1 } else { v.sign() == -1 };
+        assert!(white_wins, "{fen}: {v}");
+    }
+}
+
+/// International theory (FMJD endgame basics, e.g. the "Trictrac" and Scan's bitbases):
+/// three kings against a lone king on the long diagonal 46-5 draw; four kings against one
+/// win.
+#[test]
+fn international_three_kings_draw_and_four_kings_win_against_a_lone_king_on_the_long_diagonal() {
+    let g = solved::<International>(&[Slice::new(0, 4, 0, 1)]);
+    assert_eq!(value(&g, "W:WK1,K2,K3:BK46"), Value::Draw);
+    assert_eq!(value(&g, "W:WK1,K2,K3:BK50"), Value::Draw);
+    assert_eq!(value(&g, "B:WK1,K2,K3:BK28"), Value::Draw);
+    let v = value(&g, "W:WK1,K2,K3,K4:BK46");
+    assert!(matches!(v, Value::Win(_)), "{v}");
+    let v = value(&g, "B:WK1,K2,K3,K4:BK46");
+    assert!(matches!(v, Value::Loss(_)), "{v}");
+}
+
+/// English checkers theory (any checkers primer: "two kings always beat one"): every
+/// position of two kings against one with the two kings to move is a win, except those
+/// where the lone king already attacks both (a fork).
+#[test]
+fn english_two_kings_against_one_win() {
+    let g = solved::<English>(&[Slice::new(0, 2, 0, 1)]);
+    assert!(matches!(value(&g, "W:WK1,K2:BK32"), Value::Win(_)));
+    assert!(matches!(value(&g, "B:WK29,K32:BK4"), Value::Loss(_)));
+    let st = g.table(Slice::new(0, 2, 0, 1)).expect("solved").stats();
+    assert_eq!(st.losses, 0);
+    assert!(st.draws * 100 < st.positions(), "{st:?}");
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("kondavo-egdb-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn kondavo(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_kondavo")).args(args).output().expect("kondavo runs")
+}
+
+#[test]
+fn egdb_commands_build_resume_list_probe_and_verify() {
+    let dir = temp_dir("cli");
+    let d = dir.to_str().expect("a text path");
+    let out = kondavo(&["egdb", "build", "-v", "english", "--pieces", "3", "--dir", d]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("16 slices (16 built), 199520 positions"), "{text}");
+    // A rerun keeps what is on disk.
+    let out = kondavo(&["egdb", "build", "-v", "english", "--pieces", "3", "--dir", d]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(0 built)") && text.contains("on disk"), "{text}");
+    let out = kondavo(&["egdb", "info", "-v", "english", "--dir", d]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("complete up to 3 pieces; 199520 positions"), "{text}");
+    let out = kondavo(&["egdb", "probe", "-v", "english", "--dir", d, "--fen", "W:WK1,K2:BK32"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(text.starts_with("W:WK1,K2:BK32: win in "), "{text}");
+    assert!(text.contains("1-5") && text.contains("win, conversion in"), "{text}");
+    let out = kondavo(&["egdb", "verify", "-v", "english", "--dir", d, "--sample", "500"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    // A position beyond the databases is a clear error.
+    let out = kondavo(&["egdb", "probe", "-v", "english", "--dir", d, "--fen", "W:W22,23:B9,10"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not in"));
+    // A damaged file: left out with a warning when probing, named by verify, rebuilt by build.
+    let file = dir.join("english").join("0201.kdb");
+    let mut bytes = std::fs::read(&file).expect("the file is there");
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x55;
+    std::fs::write(&file, &bytes).expect("writes");
+    let out = kondavo(&["egdb", "probe", "-v", "english", "--dir", d, "--fen", "W:WK1,K2:BK32"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("checksum"), "{:?}", out);
+    let out = kondavo(&["egdb", "verify", "-v", "english", "--dir", d]);
+    assert!(!out.status.success());
+    let out = kondavo(&["egdb", "build", "-v", "english", "--pieces", "3", "--dir", d]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("(2 built)"));
+    let out = kondavo(&["egdb", "probe", "-v", "english", "--dir", d, "--fen", "W:WK1,K2:BK32"]);
+    assert!(out.status.success());
+    // Bad arguments are errors, not crashes.
+    let out = kondavo(&["egdb", "probe", "-v", "english", "--dir", d, "--fen", "nonsense"]);
+    assert!(!out.status.success());
+    let out = kondavo(&["egdb", "build", "-v", "english", "--pieces", "1", "--dir", d]);
+    assert!(!out.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn opening_reads_only_sound_files_and_knows_the_complete_piece_count() {
+    let dir = temp_dir("open");
+    let mut g = Generator::<Russian>::new(Some(dir.clone()));
+    g.build(&Generator::<Russian>::slices_up_to(3), |_| {}).expect("builds");
+    let opened = Egdb::open::<Russian>(&dir, 8);
+    assert!(opened.problems.is_empty());
+    assert_eq!(opened.egdb.pieces(), 3);
+    let pos: Position<Russian> = notation::parse_position("W:WKa1,Kc1:BKh2").expect("valid");
+    assert!(matches!(opened.egdb.probe(&pos), Some(Value::Draw)));
+    std::fs::write(dir.join("russian").join("0102.kdb"), b"KDVOEGDB garbage").expect("writes");
+    let opened = Egdb::open::<Russian>(&dir, 8);
+    assert_eq!(opened.problems.len(), 1, "{:?}", opened.problems);
+    assert_eq!(opened.egdb.pieces(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// A damaged table file is an error, never a panic.
+    #[test]
+    fn damaged_table_files_are_errors(flips in prop::collection::vec((0usize..4000, 1u8..=255), 0..4), cut in 0usize..4000) {
+        let codes: Vec<u16> = (0..1000u32).map(|i| ((i * 7919) % 13) as u16).collect();
+        let s = Slice::new(0, 2, 0, 1);
+        let good = Table::new(s, &codes).to_bytes("english");
+        let mut bytes = good.clone();
+        for (at, x) in flips {
+            let n = bytes.len();
+            bytes[at % n] ^= x;
+        }
+        bytes.truncate(cut.max(1).min(bytes.len()));
+        match Table::from_bytes(&bytes, "english", s, 1000) {
+            Ok(t) => {
+                for i in 0..1000 {
+                    let _ = t.code(i);
+                }
+            }
+            Err(e) => prop_assert!(!e.to_string().is_empty()),
+        }
+    }
+}
