@@ -4,6 +4,7 @@
 //! Positions of a runtime rule set are kept as text (a start position and moves) and become
 //! typed positions inside the one dispatch, so nothing here is generic.
 
+use crate::egdb::Egdb;
 use crate::error::{Error, Result};
 use crate::eval::{self, Eval, Model};
 use crate::game::{DrawRules, Game};
@@ -104,6 +105,10 @@ pub struct Options {
     pub fmjd_draws: bool,
     /// A weights file to evaluate with instead of the rule set's built-in weights.
     pub eval_file: Option<String>,
+    /// The endgame database directory (`None`: [`crate::egdb::default_dir`]).
+    pub egdb_dir: Option<String>,
+    /// Probe the endgame databases up to this many pieces (0: not at all).
+    pub egdb_pieces: u32,
 }
 
 impl Default for Options {
@@ -115,6 +120,8 @@ impl Default for Options {
             multipv: 1,
             fmjd_draws: false,
             eval_file: None,
+            egdb_dir: None,
+            egdb_pieces: 0,
         }
     }
 }
@@ -124,6 +131,7 @@ pub struct Engine {
     options: Options,
     tt: Table,
     model: Option<Arc<Model>>,
+    egdb: Option<Arc<Egdb>>,
 }
 
 impl Default for Engine {
@@ -146,14 +154,16 @@ impl Engine {
                 eval::builtin_model(options.variant.base)
             }
         };
-        Engine { options, tt, model }
+        let egdb = egdb_of(&options);
+        Engine { options, tt, model, egdb }
     }
 
     /// An engine with `options`, or the error of its weights file.
     pub fn try_new(options: Options) -> Result<Engine> {
         let model = model_of(&options)?;
         let tt = Table::try_new(options.hash_mib.clamp(1, MAX_HASH_MIB)).map_err(Error)?;
-        Ok(Engine { options, tt, model })
+        let egdb = egdb_of(&options);
+        Ok(Engine { options, tt, model, egdb })
     }
 
     /// Evaluates with the rule set's hand-set weights from now on, whatever weights are built in
@@ -166,6 +176,11 @@ impl Engine {
     /// The learned evaluation in use (`None`: the hand-set weights).
     pub fn model(&self) -> Option<&Model> {
         self.model.as_deref()
+    }
+
+    /// The endgame databases in use, if any.
+    pub fn egdb(&self) -> Option<&Egdb> {
+        self.egdb.as_deref()
     }
 
     /// The options in force.
@@ -196,9 +211,15 @@ impl Engine {
                 }
             }
         }
+        let reopen = options.variant != self.options.variant
+            || options.egdb_dir != self.options.egdb_dir
+            || options.egdb_pieces != self.options.egdb_pieces;
         self.options = options;
         if let Some(m) = model {
             self.model = m;
+        }
+        if reopen {
+            self.egdb = egdb_of(&self.options);
         }
         Ok(())
     }
@@ -248,6 +269,7 @@ impl Engine {
             tt: &self.tt,
             control,
             model: self.model.as_deref(),
+            egdb: self.egdb.as_deref(),
         };
         let mut pv = Vec::new();
         let result = search::run(input, |info: &Info| {
@@ -293,6 +315,20 @@ fn model_of(options: &Options) -> Result<Option<Arc<Model>>> {
         }
         None => Ok(eval::builtin_model(options.variant.base)),
     }
+}
+
+/// The endgame databases `options` ask for: those present up to `egdb_pieces` pieces in
+/// its directory; a damaged file is a warning and is left out.
+fn egdb_of(options: &Options) -> Option<Arc<Egdb>> {
+    if options.egdb_pieces < 2 {
+        return None;
+    }
+    let dir = options.egdb_dir.as_ref().map_or_else(crate::egdb::default_dir, |d| d.into());
+    let opened = with_rules!(options.variant, R => Egdb::open::<R>(&dir, options.egdb_pieces));
+    for p in &opened.problems {
+        log::warn!("endgame database left out: {p}");
+    }
+    (opened.egdb.pieces() >= 2).then(|| Arc::new(opened.egdb))
 }
 
 fn text<R: Eval>(pos: &Position<R>, mv: Move) -> MoveText {

@@ -101,7 +101,7 @@ pub fn irreversible<R: Rules>(mv: Move) -> bool {
 /// Plies allowed in the FMJD endgame of `pos`, if it is one: 3 kings, 2 kings + 1 man or
 /// 1 king + 2 men against a lone king: 16 moves each; 2 kings, king + man or a king against a
 /// lone king: 5 moves each.
-fn fmjd_endgame_limit<R: Rules>(pos: &Position<R>) -> Option<u32> {
+pub fn fmjd_endgame_limit<R: Rules>(pos: &Position<R>) -> Option<u32> {
     let lone_king = |c: Color| pos.pieces(c).count() == 1 && pos.kings(c).count() == 1;
     let strong = if lone_king(Color::Black) {
         Color::White
@@ -142,6 +142,18 @@ impl Counters {
             counter: if reset { 0 } else { self.counter + 1 },
             endgame,
         }
+    }
+
+    /// Plies the game can still run before a draw counter ends it, if nothing resets the
+    /// counters (every capture resets them, and so does every promotion).
+    pub fn plies_left<R: Rules>(&self, pos: &Position<R>, rules: &DrawRules) -> u32 {
+        let mut left = rules.limit.saturating_sub(self.counter);
+        if rules.fmjd_endgames
+            && let Some(limit) = fmjd_endgame_limit(pos)
+        {
+            left = left.min(limit.saturating_sub(self.endgame));
+        }
+        left
     }
 
     /// True when the rule set's move counter (or an FMJD endgame counter) declares a draw.

@@ -19,6 +19,32 @@ impl Score {
     /// Larger than any score: the initial search window.
     pub const INFINITE: Score = Score(32_000);
 
+    /// Database wins are at most this: below every found win, above every evaluation.
+    pub const DATABASE_WIN: Score = Score(28_000);
+    /// Database wins are at least this.
+    pub const DATABASE_WIN_MIN: Score = Score(28_000 - Self::DATABASE_SPAN);
+    const DATABASE_SPAN: i32 = 8 * 2048 + 8 * 200 + 199;
+
+    /// The score of a database result in a position with `pieces` pieces of which `men`
+    /// are men, `plies` from its next conversion. Fewer pieces, then fewer men, then a
+    /// nearer conversion score higher, so that the winner always makes progress (each
+    /// conversion on a won line leaves a smaller slice; inside one, the distance falls) and
+    /// the loser holds out. Independent of the distance from the root, as the hash table
+    /// needs. Beyond 8 pieces or 199 plies the order is approximate.
+    pub const fn database(result: i32, pieces: u32, men: u32, plies: u32) -> Score {
+        let pieces = if pieces > 8 { 8 } else { pieces } as i32;
+        let men = if men > 8 { 8 } else { men } as i32;
+        let plies = if plies > 199 { 199 } else { plies } as i32;
+        let s = Self::DATABASE_WIN.0 - (pieces * 2048 + men * 200 + plies);
+        Score(if result > 0 {
+            s
+        } else if result < 0 {
+            -s
+        } else {
+            0
+        })
+    }
+
     /// A win in `ply` plies from the root.
     pub const fn win_in(ply: usize) -> Score {
         Score(Self::WIN.0 - ply as i32)
@@ -63,15 +89,23 @@ impl Score {
     }
 
     /// The Hub protocol's form: men with two decimals; a win in `n` plies is
-    /// `±(100 - n/100)`, e.g. `99.97` (clients read |score| > 90 as a win).
+    /// `±(100 - n/100)`, e.g. `99.97` (clients read |score| > 90 as a win); a database
+    /// win is between 90 and 98 men, nearer wins higher.
     pub fn to_hub(self) -> String {
+        let sign = if self.0 > 0 { 1.0 } else { -1.0 };
         match self.plies_to_end() {
-            Some(n) => {
-                let v = 100.0 - f64::from(n.min(999)) / 100.0;
-                format!("{:.2}", if self.0 > 0 { v } else { -v })
+            Some(n) => format!("{:.2}", sign * (100.0 - f64::from(n.min(999)) / 100.0)),
+            None if self.is_database() => {
+                let above = f64::from(self.0.abs() - Self::DATABASE_WIN_MIN.0);
+                format!("{:.2}", sign * (90.0 + 8.0 * above / f64::from(Self::DATABASE_SPAN)))
             }
             None => format!("{:.2}", f64::from(self.0) / 100.0),
         }
+    }
+
+    /// True for a database win or loss (not a found one).
+    pub const fn is_database(self) -> bool {
+        self.0.abs() >= Self::DATABASE_WIN_MIN.0 && !self.is_decisive()
     }
 }
 

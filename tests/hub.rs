@@ -547,3 +547,43 @@ fn eval_file_loads_weights_and_a_bad_file_is_an_error_that_keeps_the_old_ones() 
     assert!(e.close().success());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn endgame_databases_are_probed_from_egdb_path_up_to_egdb_pieces() {
+    use kondavo::egdb::build::Generator;
+    use kondavo::rules::English;
+    let dir = std::env::temp_dir().join(format!("kondavo-hub-egdb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut g = Generator::<English>::new(Some(dir.clone()));
+    g.build(&Generator::<English>::slices_up_to(3), |_| {}).expect("builds");
+    let pos = kondavo::notation::to_hub_position(
+        &parse_position::<English>("W:WK1,K2:BK32").expect("valid"),
+    );
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("set-param name=variant value=english");
+    e.send(&format!("set-param name=egdb-path value={}", dir.display()));
+    let with: f64 = score_at_depth(&mut e, &pos, 4).parse().expect("a number");
+    assert!((90.0..99.0).contains(&with), "a database win shows between 90 and 99: {with}");
+    e.send("set-param name=egdb-pieces value=0");
+    let without: f64 = score_at_depth(&mut e, &pos, 4).parse().expect("a number");
+    assert!(without < 90.0, "{without}");
+    e.send("set-param name=egdb-pieces value=9");
+    let reply = e.next();
+    assert!(reply.starts_with("error message=") && reply.contains("egdb-pieces"), "{reply}");
+    e.send("set-param name=egdb-pieces value=3");
+    e.send("hub");
+    let lines = e.until("wait");
+    let shown = format!("param name=egdb-path value={} type=string", dir.display());
+    assert!(lines.contains(&shown), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("param name=egdb-pieces value=3 ")), "{lines:?}");
+    let with: f64 = score_at_depth(&mut e, &pos, 4).parse().expect("a number");
+    assert!(with >= 90.0, "{with}");
+    // A directory without databases: the engine plays on without them.
+    e.send("set-param name=egdb-path value=/nonexistent/kondavo");
+    let without: f64 = score_at_depth(&mut e, &pos, 4).parse().expect("a number");
+    assert!(without < 90.0, "{without}");
+    e.send("quit");
+    assert!(e.close().success());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -172,6 +172,7 @@ fn search<R: kondavo::eval::Eval>(
         tt: &tt,
         control: &control,
         model: model.as_deref(),
+        egdb: None,
     };
     search::run(input, |_| {})
 }
@@ -315,4 +316,49 @@ fn bench_node_count_is_pinned() {
         kondavo::bench::run(&variants, kondavo::bench::DEFAULT_DEPTH, 1, 64, None, &mut |_| {})
             .unwrap();
     assert_eq!(nodes, BENCH);
+}
+
+/// The endgame databases decide a position, and a database win whose conversion comes
+/// after the draw counter ends the game is a draw (rules.md section 3: the counters).
+#[test]
+fn search_uses_database_wins_only_when_they_convert_before_the_draw_counter() {
+    use kondavo::egdb::build::Generator;
+    let dir = std::env::temp_dir().join(format!("kondavo-search-egdb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // Three kings against one holding the main road: a win in 18 plies to conversion.
+    let mut g = Generator::<Russian>::new(Some(dir.clone()));
+    g.build(&Generator::<Russian>::slices_up_to(4), |_| {}).expect("builds");
+    let opened = kondavo::egdb::Egdb::open::<Russian>(&dir, 4);
+    assert!(opened.problems.is_empty());
+    let db = opened.egdb;
+    assert_eq!(db.pieces(), 4);
+    let root = parse_position::<Russian>("W:WKa1,Kc1,Ke1:BKh2").unwrap();
+    let tt = Table::new(16);
+    let run = |counters: Counters, db: Option<&kondavo::egdb::Egdb>| {
+        let control = Control::new();
+        let input = SearchInput {
+            root,
+            history: vec![],
+            counters,
+            draw_rules: DrawRules::of(Russian::variant(), false),
+            limits: Limits { depth: Some(4), ..Limits::default() },
+            mode: Mode::Analyze,
+            threads: 1,
+            multipv: 1,
+            tt: &tt,
+            control: &control,
+            model: None,
+            egdb: db,
+        };
+        tt.clear();
+        search::run(input, |_| {})
+    };
+    let fresh = run(Counters::default(), Some(&db));
+    assert!(fresh.score.is_database() && fresh.score > Score::DRAW, "{:?}", fresh.score);
+    // 18 plies to the conversion with 70 of 80 plies gone: a draw.
+    let late = Counters { reversible: 70, counter: 70, endgame: 0 };
+    assert_eq!(run(late, Some(&db)).score, Score::DRAW);
+    let without = run(Counters::default(), None);
+    assert!(!without.score.is_database(), "{:?}", without.score);
+    let _ = std::fs::remove_dir_all(&dir);
 }

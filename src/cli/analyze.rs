@@ -42,18 +42,38 @@ pub struct AnalyzeArgs {
     /// Evaluate with this weights file instead of the built-in weights.
     #[arg(long)]
     pub eval: Option<String>,
+    /// Endgame database directory (default: KONDAVO_EGDB, else ~/.cache/kondavo/egdb).
+    #[arg(long)]
+    pub egdb_dir: Option<String>,
+    /// Probe the endgame databases up to this many pieces (0: not at all).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=8))]
+    pub egdb_pieces: u32,
 }
 
 /// Runs `kondavo analyze`.
 pub fn run(args: AnalyzeArgs) -> Result<()> {
-    let AnalyzeArgs { variant, depth, nodes, movetime, threads, hash, multipv, json, input, eval } =
-        args;
+    let AnalyzeArgs {
+        variant,
+        depth,
+        nodes,
+        movetime,
+        threads,
+        hash,
+        multipv,
+        json,
+        input,
+        eval,
+        egdb_dir,
+        egdb_pieces,
+    } = args;
     let options = Options {
         variant,
         threads: threads as usize,
         hash_mib: hash as usize,
         multipv: multipv as usize,
         eval_file: eval,
+        egdb_dir,
+        egdb_pieces,
         ..Options::default()
     };
     let mut limits = Limits { depth, nodes, ..Limits::default() };

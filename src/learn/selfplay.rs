@@ -240,6 +240,7 @@ fn think<R: Eval>(
         tt,
         control: &control,
         model,
+        egdb: None,
     };
     search::run(input, |_| {})
 }

@@ -52,6 +52,8 @@ struct Params {
     fmjd_draws: bool,
     eval_file: Option<String>,
     wdl: bool,
+    egdb_path: Option<String>,
+    egdb_pieces: u32,
 }
 
 impl Default for Params {
@@ -67,6 +69,8 @@ impl Default for Params {
             fmjd_draws: false,
             eval_file: None,
             wdl: false,
+            egdb_path: None,
+            egdb_pieces: 8,
         }
     }
 }
@@ -85,6 +89,8 @@ impl Params {
             multipv: self.multipv,
             fmjd_draws: self.fmjd_draws,
             eval_file: self.eval_file.clone(),
+            egdb_dir: self.egdb_path.clone(),
+            egdb_pieces: self.egdb_pieces,
         }
     }
 
@@ -370,6 +376,15 @@ impl<W: Write> Session<W> {
                 "param",
                 &[("name", "wdl".into()), ("value", p.wdl.to_string()), ("type", "bool".into())],
             ),
+            hub::format(
+                "param",
+                &[
+                    ("name", "egdb-path".into()),
+                    ("value", p.egdb_path.clone().unwrap_or_else(|| "default".into())),
+                    ("type", "string".into()),
+                ],
+            ),
+            int_param("egdb-pieces", p.egdb_pieces as usize, 0, 8),
         ];
         for l in lines {
             self.send(&l);
@@ -431,6 +446,13 @@ impl<W: Write> Session<W> {
                     (!v.is_empty() && v != "default" && v != "<empty>").then(|| v.to_string());
                 Ok(())
             }
+            "egdb-path" => {
+                let v = value.trim();
+                p.egdb_path =
+                    (!v.is_empty() && v != "default" && v != "<empty>").then(|| v.to_string());
+                Ok(())
+            }
+            "egdb-pieces" => int_in(value, 0, 8).map(|n| p.egdb_pieces = n as u32),
             _ => return, // unknown names are accepted silently (lidraughts sends initial-time)
         };
         if let Err(e) = result {

@@ -208,6 +208,8 @@ pub struct SearchInput<'a, R: Eval> {
     pub control: &'a Control,
     /// The learned evaluation (`None`: the rule set's hand-set weights).
     pub model: Option<&'a crate::eval::Model>,
+    /// Endgame databases to probe (`None`: none).
+    pub egdb: Option<&'a crate::egdb::Egdb>,
 }
 
 /// Shared among the workers of one search.

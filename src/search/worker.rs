@@ -435,7 +435,7 @@ impl<'a, R: Eval> Worker<'a, R> {
     ) -> Score {
         // 1. Leaves go to quiescence.
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, true);
+            return self.qsearch(pos, alpha, beta, ply, true, counters);
         }
         self.pv_len[ply] = 0;
         self.tick();
@@ -458,6 +458,14 @@ impl<'a, R: Eval> Worker<'a, R> {
         beta = beta.min(Score::win_in(ply + 1));
         if alpha >= beta {
             return alpha;
+        }
+
+        // 3b. Endgame databases: an exact result ends the search here (never at the root,
+        //     which must choose a move).
+        if ply > 0
+            && let Some(s) = self.probe_egdb(pos, &counters)
+        {
+            return s;
         }
 
         // 4. The hash table: a deep enough bound ends the search of non-PV nodes.
@@ -639,6 +647,28 @@ impl<'a, R: Eval> Worker<'a, R> {
         best
     }
 
+    /// The endgame databases' score of `pos`, when it is in them. A win or loss whose
+    /// conversion (which resets the draw counters) comes after `counters` end the game is a
+    /// draw. (Quiescence passes its caller's counters on: its captures reset them, so that
+    /// errs towards the win.)
+    #[inline]
+    fn probe_egdb(&self, pos: &Position<R>, counters: &Counters) -> Option<Score> {
+        let db = self.input.egdb?;
+        let pieces = pos.occupied().count();
+        if pieces > db.pieces() {
+            return None;
+        }
+        let v = db.probe(pos)?;
+        let plies = match v {
+            crate::egdb::Value::Win(d) | crate::egdb::Value::Loss(d) => u32::from(d),
+            crate::egdb::Value::Draw => 0,
+        };
+        if plies > counters.plies_left(pos, &self.input.draw_rules) {
+            return Some(Score::DRAW);
+        }
+        Some(Score::database(v.sign(), pieces, pos.all_kings().count().abs_diff(pieces), plies))
+    }
+
     /// Quiescence: captures are forced, so when the side to move must capture every capture
     /// is searched with no stand-pat; in a quiet position the static score stands, unless the
     /// opponent threatens a capture, when every move is searched one ply further (once per
@@ -650,6 +680,7 @@ impl<'a, R: Eval> Worker<'a, R> {
         beta: Score,
         ply: usize,
         threat_ok: bool,
+        counters: Counters,
     ) -> Score {
         self.pv_len[ply] = 0;
         self.tick();
@@ -659,6 +690,9 @@ impl<'a, R: Eval> Worker<'a, R> {
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
             return evaluate(pos, self.input.model);
+        }
+        if let Some(s) = self.probe_egdb(pos, &counters) {
+            return s;
         }
         let must_capture = movegen::has_capture(pos);
         let mut moves = MoveList::new();
@@ -693,7 +727,7 @@ impl<'a, R: Eval> Worker<'a, R> {
         moves.sort_by_key(|m| std::cmp::Reverse(m.captured().count()));
         for &mv in &moves {
             let child = pos.after(mv);
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, next_threat_ok);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, next_threat_ok, counters);
             if self.stopped {
                 return Score::DRAW;
             }
