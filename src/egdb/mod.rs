@@ -27,7 +27,6 @@ use crate::variant::Variant;
 use index::{Indexer, normalise};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// The default database directory: `KONDAVO_EGDB`, else the user's cache directory.
 pub fn default_dir() -> PathBuf {
@@ -129,6 +128,3 @@ impl Egdb {
         t.value(ix.index(&p)?)
     }
 }
-
-/// A shared handle, as the search holds it.
-pub type Shared = Arc<Egdb>;
