@@ -487,7 +487,8 @@ impl<'a, R: Eval> Worker<'a, R> {
         }
 
         // 5. No legal move: the side to move loses.
-        let moves = pos.legal_moves();
+        let mut moves = MoveList::new();
+        movegen::generate(pos, &mut moves);
         if moves.is_empty() {
             return Score::loss_in(ply);
         }
