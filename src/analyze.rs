@@ -66,11 +66,19 @@ fn triple(w: Wdl) -> [u16; 3] {
 /// Analyses the position given as text.
 pub fn analyze(engine: &Engine, text: &str, limits: &Limits) -> Result<Analysis> {
     let spec = GameSpec { start: text.to_string(), moves: Vec::new() };
-    let mut latest: BTreeMap<usize, Report> = BTreeMap::new();
+    // Reports by depth, then by line: with several lines a node or time limit can stop an
+    // iteration between its lines, and lines of different iterations must not be mixed (the
+    // same move could then appear twice).
+    let mut by_depth: BTreeMap<u32, BTreeMap<usize, Report>> = BTreeMap::new();
     let done = engine.search(&spec, limits, Mode::Analyze, &Control::new(), &mut |r| {
-        latest.insert(r.multipv, r);
+        by_depth.entry(r.depth).or_default().insert(r.multipv, r);
     })?;
-    let mut lines: Vec<Line> = latest
+    let wanted = by_depth.values().map(BTreeMap::len).max().unwrap_or(0);
+    let chosen = match by_depth.values().rev().find(|set| set.len() == wanted) {
+        Some(set) => set.clone(),
+        None => BTreeMap::new(),
+    };
+    let mut lines: Vec<Line> = chosen
         .into_values()
         .filter(|r| !r.pv.is_empty())
         .map(|r| Line {
@@ -96,9 +104,10 @@ pub fn analyze(engine: &Engine, text: &str, limits: &Limits) -> Result<Analysis>
             pv: done.pv.iter().map(|m| m.native.clone()).collect(),
             wdl: triple(done.wdl),
         };
-        match lines.first_mut() {
-            Some(l) if l.multipv == 1 => *l = first,
-            _ => lines.insert(0, first),
+        lines.retain(|l| l.multipv != 1 && l.hub != first.hub);
+        lines.insert(0, first);
+        for (k, l) in lines.iter_mut().enumerate() {
+            l.multipv = k + 1;
         }
     }
     Ok(Analysis {

@@ -132,6 +132,40 @@ fn analyze_writes_one_line_per_position() {
     assert!(chances[0].abs_diff(chances[2]) < 100, "{out}");
 }
 
+/// A node limit can stop an iteration between its lines; the lines shown must still be one
+/// iteration's set: different moves, one depth, the best line first.
+#[test]
+fn multipv_lines_come_from_one_iteration_when_a_node_limit_stops_between_them() {
+    for variant in ["russian", "english", "international"] {
+        for nodes in (2_000..40_000).step_by(3_100) {
+            let n = nodes.to_string();
+            let o = kondavo_stdin(
+                &["analyze", "-v", variant, "--nodes", &n, "--multipv", "3", "--json"],
+                "start\n",
+            );
+            assert!(o.status.success(), "{}", stderr(&o));
+            let a: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+            let pvs = a["lines"].as_array().expect("lines");
+            assert_eq!(pvs.len(), 3, "{variant} {nodes}: {a}");
+            let moves: Vec<&str> = pvs.iter().map(|l| l["move"].as_str().unwrap()).collect();
+            assert!(
+                moves[0] != moves[1] && moves[1] != moves[2] && moves[0] != moves[2],
+                "{variant} {nodes}: {moves:?}"
+            );
+            assert_eq!(pvs[0]["move"], a["move"], "{variant} {nodes}");
+            let ranks: Vec<u64> = pvs.iter().map(|l| l["multipv"].as_u64().unwrap()).collect();
+            assert_eq!(ranks, [1, 2, 3], "{variant} {nodes}");
+            let depths: Vec<u64> = pvs.iter().map(|l| l["depth"].as_u64().unwrap()).collect();
+            assert!(depths.iter().all(|&d| d == depths[0]), "{variant} {nodes}: {depths:?}");
+            let scores: Vec<f64> = pvs.iter().map(|l| l["score"].as_f64().unwrap()).collect();
+            assert!(
+                scores[0] >= scores[1] && scores[1] >= scores[2],
+                "{variant} {nodes}: {scores:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn analyze_json_multipv_and_errors() {
     let o = kondavo_stdin(

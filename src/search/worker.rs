@@ -171,12 +171,22 @@ impl<'a, R: Eval> Worker<'a, R> {
                 if single {
                     self.forced_move_score();
                 }
-                if self.is_main() {
+                if self.is_main() && lines == 1 {
                     report(&self.info(depth as u32, line));
                 }
             }
             if self.stopped {
                 break;
+            }
+            if lines > 1 {
+                // Each line was searched without the ones above it and with what the table
+                // learnt since, so a later line can score higher: the set is shown best first.
+                self.root_moves[..lines].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.is_main() {
+                    for line in 0..lines {
+                        report(&self.info(depth as u32, line));
+                    }
+                }
             }
             result.depth = depth as u32;
             result.score = self.root_moves[0].score;
@@ -197,9 +207,10 @@ impl<'a, R: Eval> Worker<'a, R> {
                 info.score = result.score;
                 report(&info);
             }
-        } else if self.stopped {
+        } else if self.stopped && lines == 1 {
             // A move searched in the interrupted iteration may have beaten the last best; the
-            // client then hears of it before `done`.
+            // client then hears of it before `done`. (With several lines the last complete
+            // iteration stands, so that the lines stay one consistent set.)
             let rm = &self.root_moves[0];
             if rm.score > result.score && Some(rm.mv) != result.best {
                 result.best = Some(rm.mv);
