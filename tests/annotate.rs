@@ -93,35 +93,78 @@ fn a_move_that_loses_a_man_gets_double_question_mark_and_the_better_line() {
     );
 }
 
-/// A drawn game between two engine versions at a few thousand nodes: each side hands over a man
-/// once (15. 7-11 and the reply 16... 22-17 give it back); every other move keeps the balance
-/// within a tenth of a man, and the last forty moves are a dead draw.
+/// The main-line moves of annotated PDN text with their marks (`?!`, `?`, `??`, `!`…):
+/// comments, variations, move numbers and the result left out.
+fn marked_moves(out: &str) -> Vec<(String, String)> {
+    let body = &out[out.find("\n\n").expect("the move text")..];
+    let mut plain = String::new();
+    let (mut comment, mut variation) = (false, 0);
+    for c in body.chars() {
+        match c {
+            '{' => comment = true,
+            '}' => comment = false,
+            '(' if !comment => variation += 1,
+            ')' if !comment => variation -= 1,
+            _ if !comment && variation == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    plain
+        .split_whitespace()
+        .filter(|t| !t.ends_with('.') && !t.contains('/') && *t != "*" && !t.contains("-0"))
+        .map(|t| {
+            let end = t.find(['?', '!']).unwrap_or(t.len());
+            (t[..end].to_string(), t[end..].to_string())
+        })
+        .collect()
+}
+
+/// A drawn game between two equal engines: the marks in the text are exactly the JSON
+/// judgements, move by move; the per-side counts add up; nothing from move 42 on (a dead draw
+/// of shuffling kings) is marked; every move has its score comment.
 #[test]
-fn a_drawn_game_marks_only_the_two_moves_that_hand_over_a_man() {
+fn a_drawn_game_marks_agree_with_the_judgements_and_leave_the_dead_draw_unmarked() {
     let json = tmp("drawn.jsonl");
     let o = annotate(&["--depth", "10", "--json", json.to_str().unwrap()], DRAWN);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
-    let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(flat.contains("15. 7-11??"), "{out}");
-    assert!(flat.contains("22-17??"), "{out}");
-    assert_eq!(out.matches("??").count(), 2, "{out}");
     assert!(out.ends_with("1/2-1/2\n\n"), "{out}");
     let s = &summaries(&json)[0];
-    for side in ["white_side", "black_side"] {
-        assert_eq!(s[side]["blunders"], 1, "{s}");
-        assert_eq!(s[side]["mistakes"], 0, "{s}");
+    let judged = s["moves"].as_array().expect("moves");
+    assert_eq!(s["plies"], 112);
+    assert_eq!(judged.len(), 112, "{s}");
+    let marked = marked_moves(&out);
+    assert_eq!(marked.len(), 112, "{marked:?}");
+    let mut counts = std::collections::BTreeMap::new();
+    for (m, (mv, mark)) in judged.iter().zip(&marked) {
+        assert_eq!(m["move"].as_str(), Some(mv.as_str()), "{m}");
+        let judgement = m["judgement"].as_str().unwrap_or("none");
+        let expected = match judgement {
+            "none" => "",
+            "inaccuracy" => "?!",
+            "mistake" => "?",
+            "blunder" => "??",
+            other => panic!("unknown judgement {other}"),
+        };
+        assert_eq!(mark, expected, "{m}");
+        *counts.entry((m["side"].as_str().unwrap().to_string(), judgement)).or_insert(0u64) += 1;
+    }
+    for (side, key) in [("white", "white_side"), ("black", "black_side")] {
+        let n = |j: &str| counts.get(&(side.to_string(), j)).copied().unwrap_or(0);
+        assert_eq!(s[key]["inaccuracies"].as_u64(), Some(n("inaccuracy")), "{s}");
+        assert_eq!(s[key]["mistakes"].as_u64(), Some(n("mistake")), "{s}");
+        assert_eq!(s[key]["blunders"].as_u64(), Some(n("blunder")), "{s}");
+        assert_eq!(s[key]["moves"], 56, "{s}");
+        // Two equal engines: neither side loses much on average.
+        assert!(s[key]["average_loss"].as_f64().unwrap() < 0.05, "{s}");
     }
     // From move 42 the game is a dead draw: nothing there is marked.
-    let tail = &flat[flat.find("42. 23x16").expect("move 42")..];
-    assert!(!tail.contains('?') && !tail.contains('!'), "{tail}");
+    let from =
+        judged.iter().position(|m| m["number"] == 42 && m["move"] == "23x16").expect("42. 23x16");
+    assert!(judged[from..].iter().all(|m| m["judgement"].is_null()), "{s}");
+    assert!(marked[from..].iter().all(|(_, mark)| mark.is_empty()), "{marked:?}");
     // Every move has its score comment (the game is over by repetition at the end: no search
     // there, but the moves before it are judged).
-    assert_eq!(s["plies"], 112);
-    assert_eq!(
-        s["white_side"]["moves"].as_u64().unwrap() + s["black_side"]["moves"].as_u64().unwrap(),
-        112
-    );
     assert!(out.matches('{').count() >= 111, "{out}");
 }
 

@@ -50,6 +50,8 @@ pub(crate) struct Worker<'a, R: Eval> {
     nodes: u64,
     seldepth: usize,
     stopped: bool,
+    /// ProbCut is off inside its own test search.
+    probcut: bool,
 }
 
 impl<'a, R: Eval> Worker<'a, R> {
@@ -73,6 +75,7 @@ impl<'a, R: Eval> Worker<'a, R> {
             nodes: 0,
             seldepth: 0,
             stopped: false,
+            probcut: true,
         }
     }
 
@@ -513,6 +516,30 @@ impl<'a, R: Eval> Worker<'a, R> {
             let eval = evaluate(pos, self.input.model);
             if eval - 90 * depth >= beta {
                 return eval;
+            }
+        }
+
+        // 6b. ProbCut (Scan's "prune"): in a non-PV node, a search at about 0.4 of the depth
+        //     that holds a window raised by 0.10 man per ply of depth stands for the full
+        //     search. Off inside that test search, and near database or found results.
+        if !pv_node
+            && self.probcut
+            && depth >= 3
+            && beta.0.abs() < Score::DATABASE_WIN_MIN.0
+            && pos.occupied().count() > 10
+        {
+            let margin = 10 * depth;
+            let raised = beta + margin;
+            self.probcut = false;
+            let s = self.search(pos, depth * 40 / 100, raised - 1, raised, ply, false, counters);
+            self.probcut = true;
+            if self.stopped {
+                return Score::DRAW;
+            }
+            if s >= raised {
+                // A win found by the test search stands as it is (less the margin it would
+                // no longer be one).
+                return if s.is_decisive() { s } else { s - margin };
             }
         }
 
