@@ -74,10 +74,7 @@ pub fn analyze(engine: &Engine, text: &str, limits: &Limits) -> Result<Analysis>
         by_depth.entry(r.depth).or_default().insert(r.multipv, r);
     })?;
     let wanted = by_depth.values().map(BTreeMap::len).max().unwrap_or(0);
-    let chosen = match by_depth.values().rev().find(|set| set.len() == wanted) {
-        Some(set) => set.clone(),
-        None => BTreeMap::new(),
-    };
+    let chosen = by_depth.into_values().rev().find(|set| set.len() == wanted).unwrap_or_default();
     let mut lines: Vec<Line> = chosen
         .into_values()
         .filter(|r| !r.pv.is_empty())
