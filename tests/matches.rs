@@ -238,3 +238,76 @@ fn a_decided_sprt_stops_the_match() {
         .unwrap();
     assert!(games < 1000, "{out}");
 }
+
+#[test]
+fn clock_use_is_accounted_per_engine_and_reads_back_from_the_pdn() {
+    let pdn = temp("clock.pdn");
+    let json = temp("clock.json");
+    let o = kondavo(&[
+        "match",
+        "-v",
+        "english",
+        "--engine",
+        &engine(),
+        "--engine",
+        &engine(),
+        "--name",
+        "a",
+        "--name",
+        "b",
+        "--games",
+        "2",
+        "--tc",
+        "1+0.02",
+        "--margin",
+        "500",
+        "--pdn",
+        pdn.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("time: a ") && out.contains("% of its clock"), "{out}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let t = &summary["time"];
+    let f = |key: &str, e: usize| t[key][e].as_f64().unwrap();
+    for e in 0..2 {
+        assert_eq!(t["games"][e].as_u64(), Some(2));
+        let moves = t["moves"][e].as_u64().unwrap() as f64;
+        assert!(moves > 0.0 && f("think", e) > 0.0, "{t}");
+        // The clocks gave 1 s a game and 0.02 s a move: what was thought plus what was left.
+        assert!((f("given", e) - (2.0 + 0.02 * moves)).abs() < 0.01, "{t}");
+        assert!(f("think", e) <= f("given", e) && f("lowest_left", e) >= 0.0, "{t}");
+    }
+    // Every game carries both sides' thinking time and clock left.
+    let games = parse_pdn(&std::fs::read_to_string(&pdn).unwrap()).unwrap();
+    for g in &games {
+        for tag in ["WhiteTime", "BlackTime", "WhiteClock", "BlackClock"] {
+            assert!(g.tag(tag).is_some_and(|v| v.parse::<f64>().is_ok()), "{tag}: {:?}", g.tags);
+        }
+    }
+    // Merging the PDN gives the same thinking times.
+    let merged = temp("clock-merged.json");
+    let o = kondavo(&[
+        "match",
+        "-v",
+        "english",
+        "--merge",
+        pdn.to_str().unwrap(),
+        "--name",
+        "a",
+        "--json",
+        merged.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&merged).unwrap()).unwrap();
+    for e in 0..2 {
+        let (live, read) = (f("think", e), m["time"]["think"][e].as_f64().unwrap());
+        assert!((live - read).abs() < 0.01, "engine {e}: {live} vs {read}");
+        let given = m["time"]["given"][e].as_f64().unwrap();
+        assert!((given - f("given", e)).abs() < 0.01, "engine {e}: {given}");
+    }
+}

@@ -192,6 +192,64 @@ pub struct GameRecord {
     pub pdn: String,
     /// Plies played.
     pub plies: usize,
+    /// How each engine used its time.
+    pub time: GameTime,
+}
+
+/// How the two engines (first engine first) used their time in one game.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GameTime {
+    /// Seconds spent thinking.
+    pub think: [f64; 2],
+    /// Moves made.
+    pub moves: [u64; 2],
+    /// Seconds left on the clock at the end (clock time controls only).
+    pub left: [Option<f64>; 2],
+}
+
+/// How the two engines (first engine first) used their time over a match.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct TimeUse {
+    /// Games counted.
+    pub games: [u64; 2],
+    /// Seconds spent thinking.
+    pub think: [f64; 2],
+    /// Moves made (0 when unknown, as in merged PDN files).
+    pub moves: [u64; 2],
+    /// Seconds the clocks gave (starting time plus increments; 0 without a clock).
+    pub given: [f64; 2],
+    /// The lowest clock left at the end of a game, in seconds.
+    pub lowest_left: [Option<f64>; 2],
+}
+
+impl TimeUse {
+    fn add(&mut self, t: &GameTime) {
+        for e in 0..2 {
+            self.games[e] += 1;
+            self.think[e] += t.think[e];
+            self.moves[e] += t.moves[e];
+            if let Some(left) = t.left[e] {
+                self.given[e] += t.think[e] + left;
+                self.lowest_left[e] = Some(self.lowest_left[e].map_or(left, |l| l.min(left)));
+            }
+        }
+    }
+
+    /// One engine's line: time per game and per move, share of its clock used, lowest
+    /// clock left.
+    fn describe(&self, e: usize) -> String {
+        let mut parts = vec![format!("{:.2} s/game", self.think[e] / self.games[e].max(1) as f64)];
+        if self.moves[e] > 0 {
+            parts.push(format!("{:.3} s/move", self.think[e] / self.moves[e] as f64));
+        }
+        if self.given[e] > 0.0 {
+            parts.push(format!("{:.0}% of its clock", 100.0 * self.think[e] / self.given[e]));
+        }
+        if let Some(l) = self.lowest_left[e] {
+            parts.push(format!("lowest clock left {l:.2} s"));
+        }
+        parts.join(", ")
+    }
 }
 
 /// The summary of a match (or of merged PDN files).
@@ -215,6 +273,8 @@ pub struct Summary {
     pub terminations: BTreeMap<String, u64>,
     /// Seconds of CPU used by the runner itself and by the engines, if known.
     pub cpu: Option<(f64, f64)>,
+    /// How the engines used their time.
+    pub time: TimeUse,
 }
 
 impl Summary {
@@ -230,6 +290,7 @@ impl Summary {
             sprt: None,
             terminations: BTreeMap::new(),
             cpu: None,
+            time: TimeUse::default(),
         }
     }
 
@@ -306,6 +367,15 @@ impl Summary {
         }
         let ends: Vec<String> = self.terminations.iter().map(|(k, v)| format!("{k} {v}")).collect();
         out.push_str(&format!("endings: {}\n", ends.join(", ")));
+        if self.time.games[0] > 0 {
+            out.push_str(&format!(
+                "time: {} {}; {} {}\n",
+                self.engines[0],
+                self.time.describe(0),
+                self.engines[1],
+                self.time.describe(1)
+            ));
+        }
         if let Some((runner, engines)) = self.cpu {
             let share =
                 if runner + engines > 0.0 { 100.0 * runner / (runner + engines) } else { 0.0 };
@@ -399,6 +469,7 @@ fn play_game<R: Eval>(
             game,
             opening,
             &[],
+            &GameTime::default(),
             GameResult::Unknown,
             "bad opening".into(),
             engine_of,
@@ -426,8 +497,12 @@ fn play_game<R: Eval>(
     }
     // Scores from White's point of view, one per ply, for adjudication.
     let mut white_scores: Vec<Option<i32>> = Vec::new();
-    let finish = |native: &[String], result: GameResult, why: String| {
-        record(cfg, pair, game, opening, native, result, why, engine_of)
+    let mut time = GameTime::default();
+    if let TimeControl::Clock { time: t, .. } = cfg.tc {
+        time.left = [Some(t.as_secs_f64()); 2];
+    }
+    let finish = |native: &[String], time: &GameTime, result: GameResult, why: String| {
+        record(cfg, pair, game, opening, native, time, result, why, engine_of)
     };
     let lose = |c: Color| GameResult::win(!c);
     loop {
@@ -437,13 +512,13 @@ fn play_game<R: Eval>(
                 Outcome::Repetition => "threefold repetition",
                 Outcome::MoveCounter => "move counter",
             };
-            return finish(&native, GameResult::of(outcome), why.into());
+            return finish(&native, &time, GameResult::of(outcome), why.into());
         }
         if g.moves().len() >= 2 * cfg.max_moves as usize {
-            return finish(&native, GameResult::Draw, "move limit".into());
+            return finish(&native, &time, GameResult::Draw, "move limit".into());
         }
         if let Some(verdict) = adjudicate(&cfg.adjudicate, &white_scores) {
-            return finish(&native, verdict.0, verdict.1.into());
+            return finish(&native, &time, verdict.0, verdict.1.into());
         }
         let pos = *g.position();
         let side = pos.side();
@@ -477,6 +552,8 @@ fn play_game<R: Eval>(
         let reply = match reply {
             Ok(r) => r,
             Err(f) => {
+                time.think[e] += now.elapsed().as_secs_f64();
+                time.left[e] = time.left[e].map(|_| 0.0);
                 seats.restart(e);
                 let why = match f {
                     Failure::Timeout(_) if allowed.is_some() => format!("time forfeit by {name}"),
@@ -484,17 +561,21 @@ fn play_game<R: Eval>(
                     Failure::Crash(s) => format!("crash of {name} ({s})"),
                     Failure::Malformed(s) => format!("malformed reply from {name} ({s})"),
                 };
-                return finish(&native, lose(side), why);
+                return finish(&native, &time, lose(side), why);
             }
         };
+        time.think[e] += reply.elapsed.as_secs_f64();
+        time.moves[e] += 1;
         if let Some(a) = allowed
             && reply.elapsed > a + cfg.margin
         {
+            time.left[e] = time.left[e].map(|_| 0.0);
             seats.restart(e);
-            return finish(&native, lose(side), format!("time forfeit by {name}"));
+            return finish(&native, &time, lose(side), format!("time forfeit by {name}"));
         }
         if let TimeControl::Clock { inc, .. } = cfg.tc {
             clocks[e] = (clocks[e] + inc).saturating_sub(reply.elapsed);
+            time.left[e] = Some(clocks[e].as_secs_f64());
         }
         let mv = match notation::parse_hub_move(&pos, &reply.mv) {
             Ok(m) => m,
@@ -503,6 +584,7 @@ fn play_game<R: Eval>(
                 let shown: String = reply.mv.chars().take(40).collect();
                 return finish(
                     &native,
+                    &time,
                     lose(side),
                     format!("illegal move by {name} ({shown}: {err})"),
                 );
@@ -512,7 +594,7 @@ fn play_game<R: Eval>(
         native.push(notation::move_to_native(&pos, mv));
         hub_moves.push(notation::move_to_hub::<R>(mv));
         if g.play(mv).is_err() {
-            return finish(&native, lose(side), format!("illegal move by {name}"));
+            return finish(&native, &time, lose(side), format!("illegal move by {name}"));
         }
     }
 }
@@ -555,6 +637,7 @@ fn record(
     game: usize,
     opening: &Opening,
     native: &[String],
+    time: &GameTime,
     result: GameResult,
     termination: String,
     engine_of: impl Fn(Color) -> usize,
@@ -596,8 +679,17 @@ fn record(
     tags.push(("Opening".into(), opening.name.clone()));
     tags.push(("TimeControl".into(), cfg.tc.describe()));
     tags.push(("Termination".into(), termination.clone()));
+    // Thinking time and the clock left at the end, by colour (read back by `merge`).
+    for (colour, e) in [("White", white), ("Black", 1 - white)] {
+        if time.moves[e] > 0 {
+            tags.push((format!("{colour}Time"), format!("{:.3}", time.think[e])));
+            if let Some(left) = time.left[e] {
+                tags.push((format!("{colour}Clock"), format!("{left:.3}")));
+            }
+        }
+    }
     let pdn = pdn::write_game(&tags, native, first_mover_starts, token);
-    GameRecord { pair, game, result, termination, points, pdn, plies: native.len() }
+    GameRecord { pair, game, result, termination, points, pdn, plies: native.len(), time: *time }
 }
 
 /// Groups a termination reason for the summary (engine names and details dropped).
@@ -688,6 +780,7 @@ pub fn run(cfg: &MatchConfig, progress: &mut dyn FnMut(&Progress)) -> Result<Sum
                 _ => summary.wdl.draws += 1,
             }
             *summary.terminations.entry(termination_kind(&rec.termination)).or_default() += 1;
+            summary.time.add(&rec.time);
             let entry = pair_points.entry(rec.pair).or_default();
             entry.push(rec.points);
             if entry.len() == 2 {
@@ -743,6 +836,16 @@ pub fn merge(texts: &[String], variant: Variant, first: Option<&str>) -> Result<
         }
         if let Some(t) = g.tag("Termination") {
             *summary.terminations.entry(termination_kind(t)).or_default() += 1;
+        }
+        let seconds = |tag: &str| g.tag(tag).and_then(|v| v.parse::<f64>().ok());
+        if let (Some(w), Some(b)) = (seconds("WhiteTime"), seconds("BlackTime")) {
+            let mut t = GameTime::default();
+            let (we, be) = if white_first { (0, 1) } else { (1, 0) };
+            t.think[we] = w;
+            t.think[be] = b;
+            t.left[we] = seconds("WhiteClock");
+            t.left[be] = seconds("BlackClock");
+            summary.time.add(&t);
         }
         if let Some((pair, _)) = g.tag("Round").and_then(|r| r.split_once('.')) {
             let entry = pair_points.entry(pair.to_string()).or_default();
