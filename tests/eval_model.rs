@@ -103,9 +103,19 @@ fn check_indices<R: Eval>(seed: u64) {
         offsets.push(at);
         at += 3usize.pow(w.len() as u32);
     }
-    for pos in random_positions::<R>(seed, 4) {
+    // Both gathers: by pext (where the processor has it) and by byte tables.
+    let models = [m.clone(), m.without_pext()];
+    assert!(!models[1].uses_pext());
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("bmi2") && std::env::var_os("KONDAVO_NO_PEXT").is_none()
+    {
+        assert!(models[0].uses_pext(), "BMI2 is there: the pext gather should be in use");
+    }
+    for (pos, m) in
+        random_positions::<R>(seed, 4).iter().flat_map(|p| models.iter().map(move |m| (p, m)))
+    {
         let mut seen = Vec::new();
-        m.visit(&pos, |p, c| seen.push((p, c)));
+        m.visit(pos, |p, c| seen.push((p, c)));
         let patterns = &seen[seen.len() - 2 * windows.len()..];
         let (wm, bm) = (pos.men(Color::White), pos.men(Color::Black));
         for (k, w) in windows.iter().enumerate() {
@@ -118,7 +128,8 @@ fn check_indices<R: Eval>(seed: u64) {
     }
 }
 
-/// The byte-table gather of window indices equals reading the window square by square, in
+/// The gathers of window indices (byte tables, and pext where the processor has it) equal
+/// reading the window square by square, in
 /// positions of random games (the index is computed from scratch at every node, so this is
 /// the check that it is right wherever a game goes).
 #[test]
