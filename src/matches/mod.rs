@@ -497,12 +497,18 @@ fn play_game<R: Eval>(
     }
     // Scores from White's point of view, one per ply, for adjudication.
     let mut white_scores: Vec<Option<i32>> = Vec::new();
+    // Thinking time and moves per engine; the clocks left come from `clocks` at the end.
     let mut time = GameTime::default();
-    if let TimeControl::Clock { time: t, .. } = cfg.tc {
-        time.left = [Some(t.as_secs_f64()); 2];
-    }
-    let finish = |native: &[String], time: &GameTime, result: GameResult, why: String| {
-        record(cfg, pair, game, opening, native, time, result, why, engine_of)
+    let finish = |native: &[String],
+                  time: &GameTime,
+                  clocks: &[Duration; 2],
+                  result: GameResult,
+                  why: String| {
+        let mut time = *time;
+        if matches!(cfg.tc, TimeControl::Clock { .. }) {
+            time.left = clocks.map(|c| Some(c.as_secs_f64()));
+        }
+        record(cfg, pair, game, opening, native, &time, result, why, engine_of)
     };
     let lose = |c: Color| GameResult::win(!c);
     loop {
@@ -512,13 +518,13 @@ fn play_game<R: Eval>(
                 Outcome::Repetition => "threefold repetition",
                 Outcome::MoveCounter => "move counter",
             };
-            return finish(&native, &time, GameResult::of(outcome), why.into());
+            return finish(&native, &time, &clocks, GameResult::of(outcome), why.into());
         }
         if g.moves().len() >= 2 * cfg.max_moves as usize {
-            return finish(&native, &time, GameResult::Draw, "move limit".into());
+            return finish(&native, &time, &clocks, GameResult::Draw, "move limit".into());
         }
         if let Some(verdict) = adjudicate(&cfg.adjudicate, &white_scores) {
-            return finish(&native, &time, verdict.0, verdict.1.into());
+            return finish(&native, &time, &clocks, verdict.0, verdict.1.into());
         }
         let pos = *g.position();
         let side = pos.side();
@@ -553,7 +559,7 @@ fn play_game<R: Eval>(
             Ok(r) => r,
             Err(f) => {
                 time.think[e] += now.elapsed().as_secs_f64();
-                time.left[e] = time.left[e].map(|_| 0.0);
+                clocks[e] = Duration::ZERO;
                 seats.restart(e);
                 let why = match f {
                     Failure::Timeout(_) if allowed.is_some() => format!("time forfeit by {name}"),
@@ -561,7 +567,7 @@ fn play_game<R: Eval>(
                     Failure::Crash(s) => format!("crash of {name} ({s})"),
                     Failure::Malformed(s) => format!("malformed reply from {name} ({s})"),
                 };
-                return finish(&native, &time, lose(side), why);
+                return finish(&native, &time, &clocks, lose(side), why);
             }
         };
         time.think[e] += reply.elapsed.as_secs_f64();
@@ -569,13 +575,12 @@ fn play_game<R: Eval>(
         if let Some(a) = allowed
             && reply.elapsed > a + cfg.margin
         {
-            time.left[e] = time.left[e].map(|_| 0.0);
+            clocks[e] = Duration::ZERO;
             seats.restart(e);
-            return finish(&native, &time, lose(side), format!("time forfeit by {name}"));
+            return finish(&native, &time, &clocks, lose(side), format!("time forfeit by {name}"));
         }
         if let TimeControl::Clock { inc, .. } = cfg.tc {
             clocks[e] = (clocks[e] + inc).saturating_sub(reply.elapsed);
-            time.left[e] = Some(clocks[e].as_secs_f64());
         }
         let mv = match notation::parse_hub_move(&pos, &reply.mv) {
             Ok(m) => m,
@@ -585,6 +590,7 @@ fn play_game<R: Eval>(
                 return finish(
                     &native,
                     &time,
+                    &clocks,
                     lose(side),
                     format!("illegal move by {name} ({shown}: {err})"),
                 );
@@ -594,7 +600,7 @@ fn play_game<R: Eval>(
         native.push(notation::move_to_native(&pos, mv));
         hub_moves.push(notation::move_to_hub::<R>(mv));
         if g.play(mv).is_err() {
-            return finish(&native, &time, lose(side), format!("illegal move by {name}"));
+            return finish(&native, &time, &clocks, lose(side), format!("illegal move by {name}"));
         }
     }
 }
