@@ -18,6 +18,10 @@
 //! - Duplicate routes (same from, to, captured set and result) are one move: they are equal
 //!   [`Move`] values, dropped on insertion. A duplicate needs at least three captured pieces
 //!   (with one or two, start, end and captured set fix the route), so only those are checked.
+//!
+//! The recursion is skipped in the most common case, where every legal capture is a single
+//! jump of a man (see `single_jumps`): those are found for all men at once by whole-board
+//! shifts, and emitted in the order the recursion would give.
 
 use crate::bitboard::Bitboard;
 use crate::color::Color;
@@ -325,23 +329,102 @@ impl<R: Rules, S: Sink> Capture<'_, R, S> {
     }
 }
 
+/// Men among `men` that can jump in direction `d` (over a piece of `capturable` onto a
+/// square of `empty`).
+#[inline(always)]
+fn jumpers_toward<R: Rules>(men: u64, capturable: u64, empty: u64, d: Dir) -> u64 {
+    let od = opposite(d);
+    men & step::<R::Geo>(capturable & step::<R::Geo>(empty, od), od)
+}
+
+/// Men among `men` that can jump in at least one direction of `dirs`.
+#[inline(always)]
+fn jumpers_in<R: Rules>(men: u64, capturable: u64, empty: u64, dirs: u8) -> u64 {
+    let mut out = 0;
+    for d in 0..4 {
+        if dirs & (1 << d) != 0 {
+            out |= jumpers_toward::<R>(men, capturable, empty, d);
+        }
+    }
+    out
+}
+
 /// Men of `R` (of colour `us`) that can jump at least once.
 #[inline(always)]
 fn man_jumpers<R: Rules>(men: u64, capturable: u64, empty: u64, us: Color) -> u64 {
-    let jumpers = |dirs: u8| {
-        let mut out = 0;
-        for d in 0..4 {
-            if dirs & (1 << d) != 0 {
-                let od = opposite(d);
-                out |= step::<R::Geo>(capturable & step::<R::Geo>(empty, od), od);
+    if R::MEN_CAPTURE_BACKWARD {
+        jumpers_in::<R>(men, capturable, empty, ALL_DIRS)
+    } else {
+        with_color(us, |us| jumpers_in::<R>(men, capturable, empty, R::man_capture_dirs(us)))
+    }
+}
+
+/// The legal captures of the side to move when they are all single jumps of men, as the set
+/// of men jumping in each direction; `None` when the full capture recursion is needed.
+///
+/// That is the case when the side to move has no king, no man can jump on from where a first
+/// jump lands, and every single jump has the same precedence key (it may differ only where
+/// men take kings under the italian or spanish order). A jump in direction `d` changes only
+/// the two squares behind its landing square (the victim and the square the man left), which
+/// a further jump could reach only by turning back, so the test "can jump on" is exact on the
+/// unchanged board in the other directions. A man crowned mid-capture
+/// (`R::PROMOTE_MID_CAPTURE`) goes on as a king: landings on the promotion row are left to
+/// the recursion.
+///
+/// This is the common case (no kings yet, and most captures take one piece), and it costs
+/// four pairs of shifts instead of a recursion per man.
+#[inline(always)]
+fn single_jumps<R: Rules>(pos: &Position<R>) -> Option<[u64; 4]> {
+    let us = pos.side();
+    if pos.kings(us).is_any() {
+        return None;
+    }
+    let keyed_by_kings = matches!(R::PRECEDENCE, Precedence::Italian | Precedence::Spanish);
+    if keyed_by_kings && R::MEN_CAPTURE_KINGS && pos.kings(!us).is_any() {
+        return None;
+    }
+    let capturable = men_capturable(pos, us);
+    let empty = pos.empty().0;
+    let men = pos.men(us).0;
+    with_color(us, |us| {
+        let dirs = R::man_capture_dirs(us);
+        let mut jumps = [0u64; 4];
+        for (d, jumps_d) in jumps.iter_mut().enumerate() {
+            if dirs & (1 << d) == 0 {
+                continue;
+            }
+            let j = jumpers_toward::<R>(men, capturable, empty, d);
+            if j == 0 {
+                continue;
+            }
+            let landings = step::<R::Geo>(step::<R::Geo>(j, d), d);
+            if R::PROMOTE_MID_CAPTURE && landings & R::promotion_row(us).0 != 0 {
+                return None;
+            }
+            let onward = dirs & !(1 << opposite(d));
+            if jumpers_in::<R>(landings, capturable, empty, onward) != 0 {
+                return None;
+            }
+            *jumps_d = j;
+        }
+        Some(jumps)
+    })
+}
+
+/// Appends the single jumps of [`single_jumps`] in the order the capture recursion emits
+/// them (by starting square, then by direction), so that move ordering cannot tell the two
+/// apart.
+#[inline(always)]
+fn push_single_jumps<R: Rules>(us: Color, jumps: [u64; 4], list: &mut MoveList) {
+    let promo = R::promotion_row(us);
+    for f in Bitboard(jumps[0] | jumps[1] | jumps[2] | jumps[3]) {
+        for (d, j) in jumps.iter().enumerate() {
+            if j & (1u64 << f) != 0 {
+                let v = R::Geo::STEPS[d][f as usize];
+                let l = R::Geo::JUMPS[d][f as usize].trailing_zeros();
+                list.push(Move::new(f, l, Bitboard(v), false, promo.has(l)));
             }
         }
-        out & men
-    };
-    if R::MEN_CAPTURE_BACKWARD {
-        jumpers(ALL_DIRS)
-    } else {
-        with_color(us, |us| jumpers(R::man_capture_dirs(us)))
     }
 }
 
@@ -501,6 +584,10 @@ fn keeps_every_stop<R: Rules>(dedupe: bool) -> bool {
 /// Appends the legal captures of the side to move (after the precedence filter). With
 /// `dedupe` false every route is kept (the perft "keep" convention, see `keeps_every_stop`).
 pub fn captures<R: Rules>(pos: &Position<R>, list: &mut MoveList, dedupe: bool) {
+    if let Some(jumps) = single_jumps(pos) {
+        push_single_jumps::<R>(pos.side(), jumps, list);
+        return;
+    }
     let start = list.len();
     let mut sink = ListSink { list, start, best: 0, dedupe };
     captures_into(pos, &mut sink, keeps_every_stop::<R>(dedupe));
@@ -524,6 +611,10 @@ pub fn generate<R: Rules>(pos: &Position<R>, list: &mut MoveList) {
 /// The number of legal moves (bulk counting for perft); `dedupe` as in [`captures`].
 #[inline]
 pub fn count_moves<R: Rules>(pos: &Position<R>, dedupe: bool) -> u64 {
+    if let Some(jumps) = single_jumps(pos) {
+        let n: u64 = jumps.iter().map(|j| u64::from(j.count_ones())).sum();
+        return if R::OPTIONAL_CAPTURE || n == 0 { n + count_quiet(pos) } else { n };
+    }
     if !R::OPTIONAL_CAPTURE && !has_capture(pos) {
         return count_quiet(pos);
     }
@@ -538,4 +629,60 @@ pub fn capture_routes<R: Rules>(pos: &Position<R>) -> Vec<(Move, Vec<u32>)> {
     let mut sink = RouteSink { routes: Vec::new(), path: Vec::new(), best: 0 };
     captures_into(pos, &mut sink, false);
     sink.routes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::splitmix;
+    use crate::variant::Variant;
+
+    /// The captures of the full recursion, bypassing the single-jump shortcut.
+    fn recursive_captures<R: Rules>(pos: &Position<R>, dedupe: bool) -> MoveList {
+        let mut list = MoveList::new();
+        let mut sink = ListSink { list: &mut list, start: 0, best: 0, dedupe };
+        captures_into(pos, &mut sink, keeps_every_stop::<R>(dedupe));
+        list
+    }
+
+    fn shortcut_agrees<R: Rules>(games: usize) -> usize {
+        let mut seed = 0x005E_ED0F_CA97_u64;
+        let mut taken = 0;
+        for _ in 0..games {
+            let mut pos = Position::<R>::start();
+            for _ in 0..200 {
+                for dedupe in [true, false] {
+                    let mut fast = MoveList::new();
+                    captures(&pos, &mut fast, dedupe);
+                    assert_eq!(fast, recursive_captures(&pos, dedupe), "{pos:?}");
+                    let mut all = fast.clone();
+                    if R::OPTIONAL_CAPTURE || all.is_empty() {
+                        quiet_moves(&pos, &mut all);
+                    }
+                    assert_eq!(count_moves(&pos, dedupe), all.len() as u64, "{pos:?}");
+                }
+                if single_jumps(&pos).is_some_and(|j| j.iter().any(|&b| b != 0)) {
+                    taken += 1;
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let (next, r) = splitmix(seed);
+                seed = next;
+                pos = pos.after(moves[(r % moves.len() as u64) as usize]);
+            }
+        }
+        taken
+    }
+
+    /// The single-jump shortcut gives the same captures, in the same order, as the capture
+    /// recursion, and the same counts, in random games of every rule set; and it is taken.
+    #[test]
+    fn single_jump_shortcut_equals_the_capture_recursion_in_every_rule_set() {
+        for v in Variant::all() {
+            let taken = crate::with_rules!(v, R => shortcut_agrees::<R>(60));
+            assert!(taken > 0, "{v}: the shortcut was never taken");
+        }
+    }
 }

@@ -18,10 +18,12 @@ pub fn perft<R: Rules>(pos: &Position<R>, depth: u32, dedupe: bool) -> u64 {
             let mut list = MoveList::new();
             movegen::captures(pos, &mut list, dedupe);
             let mut total: u64 =
-                list.iter().map(|&m| perft(&pos.after(m), depth - 1, dedupe)).sum();
+                list.iter().map(|&m| perft(&pos.after_unkeyed(m), depth - 1, dedupe)).sum();
             if R::OPTIONAL_CAPTURE || list.is_empty() {
                 // Quiet moves are played as they are generated, without a list.
-                movegen::for_each_quiet(pos, |m| total += perft(&pos.after(m), depth - 1, dedupe));
+                movegen::for_each_quiet(pos, |m| {
+                    total += perft(&pos.after_unkeyed(m), depth - 1, dedupe);
+                });
             }
             total
         }
@@ -39,7 +41,7 @@ pub fn divide<R: Rules>(
     let mut list = MoveList::new();
     movegen::generate_with(pos, &mut list, dedupe);
     let count = |m: &crate::moves::Move| {
-        let n = if depth <= 1 { 1 } else { perft(&pos.after(*m), depth - 1, dedupe) };
+        let n = if depth <= 1 { 1 } else { perft(&pos.after_unkeyed(*m), depth - 1, dedupe) };
         (*m, n)
     };
     if parallel { list.par_iter().map(count).collect() } else { list.iter().map(count).collect() }

@@ -241,6 +241,18 @@ impl<R: Rules> Position<R> {
     /// The position after `mv`, which must be legal here.
     #[inline]
     pub fn after(&self, mv: Move) -> Self {
+        self.after_with::<true>(mv)
+    }
+
+    /// The position after `mv` without updating the hash key, which is left stale: for perft,
+    /// which never reads it. Nothing else may use it.
+    #[inline]
+    pub(crate) fn after_unkeyed(&self, mv: Move) -> Self {
+        self.after_with::<false>(mv)
+    }
+
+    #[inline(always)]
+    fn after_with<const KEYED: bool>(&self, mv: Move) -> Self {
         let us = self.side;
         let them = !us;
         let from = Bitboard::from_bit(mv.from());
@@ -253,26 +265,32 @@ impl<R: Rules> Position<R> {
         if captured.is_any() {
             let them_kings = self.kings(them) & captured;
             let (man_idx, king_idx) = (them.index() * 2, them.index() * 2 + 1);
-            for b in captured & !them_kings {
-                p.key ^= ZOBRIST[man_idx][b as usize];
-            }
-            for b in them_kings {
-                p.key ^= ZOBRIST[king_idx][b as usize];
+            if KEYED {
+                for b in captured & !them_kings {
+                    p.key ^= ZOBRIST[man_idx][b as usize];
+                }
+                for b in them_kings {
+                    p.key ^= ZOBRIST[king_idx][b as usize];
+                }
             }
             p.pieces[them.index()] &= !captured;
             p.kings &= !captured;
         }
         p.pieces[us.index()] = (p.pieces[us.index()] & !from) | to;
-        let before = Piece { color: us, king }.index();
-        let after = Piece { color: us, king: king || mv.is_promotion() }.index();
-        p.key ^= ZOBRIST[before][mv.from() as usize] ^ ZOBRIST[after][mv.to() as usize];
+        if KEYED {
+            let before = Piece { color: us, king }.index();
+            let after = Piece { color: us, king: king || mv.is_promotion() }.index();
+            p.key ^= ZOBRIST[before][mv.from() as usize] ^ ZOBRIST[after][mv.to() as usize];
+        }
         if king {
             p.kings = (p.kings & !from) | to;
         } else if mv.is_promotion() {
             p.kings |= to;
         }
         p.side = them;
-        p.key ^= ZOBRIST_SIDE;
+        if KEYED {
+            p.key ^= ZOBRIST_SIDE;
+        }
         p
     }
 
