@@ -256,6 +256,7 @@ fn endgame<R: Eval>(pos: &Position<R>, mut s: i32) -> i32 {
 /// hand-set weights.
 const BUILTIN_FILES: &[(Base, &[u8])] = &[
     (Base::International, include_bytes!("../../data/eval/international.kdw")),
+    (Base::Brazilian, include_bytes!("../../data/eval/brazilian.kdw")),
     (Base::Russian, include_bytes!("../../data/eval/russian.kdw")),
     (Base::English, include_bytes!("../../data/eval/english.kdw")),
     (Base::Italian, include_bytes!("../../data/eval/italian.kdw")),
