@@ -258,8 +258,10 @@ const BUILTIN_FILES: &[(Base, &[u8])] = &[
     (Base::International, include_bytes!("../../data/eval/international.kdw")),
     (Base::Brazilian, include_bytes!("../../data/eval/brazilian.kdw")),
     (Base::Russian, include_bytes!("../../data/eval/russian.kdw")),
+    (Base::Ukrainian, include_bytes!("../../data/eval/ukrainian.kdw")),
     (Base::English, include_bytes!("../../data/eval/english.kdw")),
     (Base::Italian, include_bytes!("../../data/eval/italian.kdw")),
+    (Base::Spanish, include_bytes!("../../data/eval/spanish.kdw")),
     (Base::Turkish, include_bytes!("../../data/eval/turkish.kdw")),
 ];
 
