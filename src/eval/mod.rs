@@ -262,6 +262,7 @@ const BUILTIN_FILES: &[(Base, &[u8])] = &[
     (Base::English, include_bytes!("../../data/eval/english.kdw")),
     (Base::Italian, include_bytes!("../../data/eval/italian.kdw")),
     (Base::Spanish, include_bytes!("../../data/eval/spanish.kdw")),
+    (Base::Czech, include_bytes!("../../data/eval/czech.kdw")),
     (Base::Turkish, include_bytes!("../../data/eval/turkish.kdw")),
 ];
 
