@@ -25,8 +25,16 @@ impl Rng {
 
 /// A model of `base` with the default windows and random weights.
 fn random_model(base: Base, seed: u64) -> Model {
-    let windows = layout::default_windows(model::shape_of(base));
-    let n = model::param_count(model::shape_of(base), &windows).unwrap();
+    random_model_with(base, seed, false)
+}
+
+/// A model of `base` with the default windows, a material table if `material`, and random
+/// weights.
+fn random_model_with(base: Base, seed: u64, material: bool) -> Model {
+    let shape = model::shape_of(base);
+    let windows = layout::default_windows(shape);
+    let n = model::param_count(shape, &windows).unwrap()
+        + if material { model::material_size(shape) } else { 0 };
     let mut rng = Rng(seed);
     let weights = (0..n)
         .map(|_| [(rng.next() % 2001) as i16 - 1000, (rng.next() % 2001) as i16 - 1000])
@@ -72,7 +80,11 @@ fn mirror<R: Eval>(pos: &Position<R>) -> Position<R> {
 }
 
 fn check_symmetry<R: Eval>(seed: u64) {
-    let models = [Some(random_model(R::BASE, seed)), builtin_model(R::BASE).as_deref().cloned()];
+    let models = [
+        Some(random_model(R::BASE, seed)),
+        Some(random_model_with(R::BASE, seed, true)),
+        builtin_model(R::BASE).as_deref().cloned(),
+    ];
     for m in models.iter() {
         for pos in random_positions::<R>(seed, 6) {
             let a = evaluate(&pos, m.as_ref());
@@ -137,6 +149,72 @@ fn window_indices_equal_the_square_by_square_reference_after_random_games() {
     for base in Base::ALL {
         with_rules!(Variant::new(base), R => check_indices::<R>(base as u64 + 3));
     }
+}
+
+/// The material table's two entries in a position: White's signature counted for White, Black's
+/// counted against it, each read from the men and kings on the board.
+fn check_material_entries<R: Eval>(seed: u64) {
+    let m = random_model_with(R::BASE, seed, true);
+    assert!(m.has_material());
+    let shape = m.shape();
+    let offset = model::param_count(shape, m.windows()).unwrap();
+    let mut seen_kings = false;
+    for pos in random_positions::<R>(seed, 4) {
+        let (w, b) = (Color::White, Color::Black);
+        let count = |c: Color| (pos.men(c).count(), pos.kings(c).count());
+        let ((wm, wk), (bm, bk)) = (count(w), count(b));
+        seen_kings |= wk + bk > 0;
+        let mut seen = Vec::new();
+        m.visit(&pos, |p, c| seen.push((p, c)));
+        let table: Vec<(usize, i32)> = seen.into_iter().filter(|&(p, _)| p >= offset).collect();
+        let white = offset + model::material_index(shape, wm, wk, bm, bk);
+        let black = offset + model::material_index(shape, bm, bk, wm, wk);
+        assert_eq!(table, vec![(white, 1), (black, -1)], "{} {pos:?}", R::BASE.id());
+    }
+    assert!(seen_kings, "{}: the random games should reach kings", R::BASE.id());
+    // Every signature has its own entry, and the table is exactly the size it says.
+    let men = model::material_men(shape);
+    let mut entries = std::collections::HashSet::new();
+    for a in 0..=men {
+        for k in 0..=model::MATERIAL_KINGS {
+            for c in 0..=men {
+                for l in 0..=model::MATERIAL_KINGS {
+                    let i = model::material_index(shape, a, k, c, l);
+                    assert!(i < model::material_size(shape));
+                    assert!(entries.insert(i), "{a} {k} {c} {l} share entry {i}");
+                }
+            }
+        }
+    }
+    assert_eq!(entries.len(), model::material_size(shape));
+    // More kings than the table tells apart count as its largest number.
+    assert_eq!(model::material_index(shape, 1, 7, 0, 1), model::material_index(shape, 1, 3, 0, 1));
+}
+
+#[test]
+fn material_table_entries_are_the_signatures_of_both_sides() {
+    for base in Base::ALL {
+        with_rules!(Variant::new(base), R => check_material_entries::<R>(base as u64 + 21));
+    }
+}
+
+#[test]
+fn weights_files_with_a_material_table_round_trip_and_a_wrong_count_is_refused() {
+    for base in [Base::International, Base::Russian, Base::Turkish] {
+        let m = random_model_with(base, 6, true);
+        let bytes = m.to_bytes();
+        let back = Model::from_bytes(&bytes).unwrap();
+        assert!(back.has_material());
+        assert_eq!(back.weights(), m.weights());
+        assert_eq!(back.to_bytes(), bytes);
+        assert!(!random_model(base, 6).has_material());
+    }
+    let shape = model::shape_of(Base::Russian);
+    let windows = layout::default_windows(shape);
+    let n = model::param_count(shape, &windows).unwrap() + 1;
+    let err =
+        Model::from_parts(Base::Russian, 8, windows, vec![[0; 2]; n], String::new()).unwrap_err().0;
+    assert!(err.contains("with a material table"), "{err}");
 }
 
 #[test]

@@ -108,6 +108,8 @@ fn training_lowers_the_validation_loss_and_the_saved_file_evaluates_like_the_mod
         cfg.batch = 256;
         cfg.valid = 0.2;
         cfg.threads = 2;
+        // One of them with a material table, which the saved file must keep.
+        cfg.material = variant == "turkish";
         let mut losses = Vec::new();
         let (m, summary) = train::train(&cfg, &mut |e| losses.push(e.valid_loss)).unwrap();
         eprintln!(
@@ -132,6 +134,7 @@ fn training_lowers_the_validation_loss_and_the_saved_file_evaluates_like_the_mod
         std::fs::write(&file, &bytes).unwrap();
         let loaded = Model::load(&file).unwrap();
         assert_eq!(loaded.weights(), m.weights());
+        assert_eq!(loaded.has_material(), cfg.material, "{variant}");
         assert!(m.weights()[model::MEN] != [0, 0]);
         let records = data::read(&path).unwrap().records;
         with_rules!(base, R => {

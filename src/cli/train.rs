@@ -25,6 +25,9 @@ pub struct TrainArgs {
     /// Window layout: small (8-9 squares per window) or large (12 squares, Scan 3's).
     #[arg(long)]
     pub layout: Option<String>,
+    /// Add a material table: a weight per material signature (men and kings of each side).
+    #[arg(long)]
+    pub material: bool,
     /// Passes over the data.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub epochs: u32,
@@ -80,6 +83,7 @@ pub fn run(a: TrainArgs) -> Result<()> {
                 .ok_or_else(|| Error(format!("unknown --layout \"{name}\" (small or large)")))?,
         );
     }
+    cfg.material = a.material;
     cfg.epochs = a.epochs;
     cfg.batch = a.batch as usize;
     cfg.lr = a.lr;

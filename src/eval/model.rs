@@ -14,6 +14,11 @@
 //! | `RUNAWAYS` | men in the far half with nothing in their forward cone while the opponent has no king |
 //! | `KING_SQUARE + s` | a king on square `s` (Black's on the rotated square) |
 //! | tables | one table per [window](super::layout), `3^n` entries indexed by its men |
+//! | material (optional) | one entry per material signature (own men, own kings up to 3, their men, their kings up to 3), read from both sides |
+//!
+//! The material table lets a linear model see what one man or king more is worth with the
+//! material left (exchanges when ahead, the drawn king endings of the flying-king rule sets).
+//! It comes after the window tables; a file has it when its parameter count says so.
 //!
 //! The stage is Scan's: `tempo` is the sum over all men of the rows each still has to go,
 //! `stage = start tempo - tempo`, and a score is `(mg (T - stage) + eg stage) / T`.
@@ -140,6 +145,8 @@ pub struct Model {
     /// Weight units per centi-man.
     unit: i32,
     windows: Vec<Vec<u8>>,
+    /// Parameter of the material table's entry 0 (`None`: no material table).
+    material: Option<u32>,
     /// (mg, eg) per parameter.
     weights: Vec<[i16; 2]>,
     description: String,
@@ -168,8 +175,19 @@ pub const DEFAULT_UNIT: i32 = 8;
 impl Model {
     /// A model of `base` with `windows` and all weights zero.
     pub fn zero(base: Base, windows: Vec<Vec<u8>>, unit: i32) -> Result<Model> {
+        Model::zero_with(base, windows, false, unit)
+    }
+
+    /// A model of `base` with `windows`, a material table if `material`, and all weights
+    /// zero.
+    pub fn zero_with(
+        base: Base,
+        windows: Vec<Vec<u8>>,
+        material: bool,
+        unit: i32,
+    ) -> Result<Model> {
         let shape = shape_of(base);
-        let n = param_count(shape, &windows)?;
+        let n = param_count(shape, &windows)? + if material { material_size(shape) } else { 0 };
         Model::from_parts(base, unit, windows, vec![[0; 2]; n], String::new())
     }
 
@@ -183,9 +201,17 @@ impl Model {
     ) -> Result<Model> {
         let shape = shape_of(base);
         let n = param_count(shape, &windows)?;
-        if weights.len() != n {
-            bail!("the model has {} weights; its windows need {n}", weights.len());
-        }
+        let material = if weights.len() == n {
+            None
+        } else if weights.len() == n + material_size(shape) {
+            Some(n as u32)
+        } else {
+            bail!(
+                "the model has {} weights; its windows need {n} ({} with a material table)",
+                weights.len(),
+                n + material_size(shape)
+            );
+        };
         if !(1..=1000).contains(&unit) {
             bail!("weight unit {unit} is out of range (1 to 1000 per centi-man)");
         }
@@ -194,6 +220,7 @@ impl Model {
             shape,
             unit,
             windows,
+            material,
             weights,
             description,
             plans: Vec::new(),
@@ -362,6 +389,11 @@ impl Model {
         &self.description
     }
 
+    /// Whether the model has a material table.
+    pub fn has_material(&self) -> bool {
+        self.material.is_some()
+    }
+
     /// Number of parameters.
     pub fn params(&self) -> usize {
         self.weights.len()
@@ -420,6 +452,13 @@ impl Model {
         let runaways = self.runaways::<R>(pos, w) - self.runaways::<R>(pos, b);
         if runaways != 0 {
             f(RUNAWAYS, runaways);
+        }
+        if let Some(offset) = self.material {
+            let (nwm, nbm) = (wm.count(), bm.count());
+            let (nwk, nbk) = (nwk as u32, nbk as u32);
+            let shape = self.shape;
+            f(offset as usize + material_index(shape, nwm, nwk, nbm, nbk), 1);
+            f(offset as usize + material_index(shape, nbm, nbk, nwm, nwk), -1);
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(p) = &self.pext {
@@ -578,8 +617,12 @@ impl Model {
         }
         let n = r.u32()? as usize;
         let want = param_count(shape, &windows)?;
-        if n != want {
-            bail!("weights file: {n} parameters, but its windows need {want}");
+        if n != want && n != want + material_size(shape) {
+            bail!(
+                "weights file: {n} parameters, but its windows need {want} ({} with a material \
+                 table)",
+                want + material_size(shape)
+            );
         }
         let desc_len = r.u16()? as usize;
         let description = String::from_utf8_lossy(r.take(desc_len)?).into_owned();
@@ -624,7 +667,43 @@ impl Model {
     }
 }
 
-/// Number of parameters of a shape with `windows`; an error if a window is too big.
+/// Men per side the material table tells apart (more count as this many).
+pub const fn material_men(shape: Shape) -> u32 {
+    match shape {
+        Shape::Diagonal10 => 20,
+        Shape::Diagonal8 => 12,
+        Shape::Orthogonal8 => 16,
+    }
+}
+
+/// Kings per side the material table tells apart (more count as this many).
+pub const MATERIAL_KINGS: u32 = 3;
+
+/// Entries of the material table of a shape.
+pub const fn material_size(shape: Shape) -> usize {
+    let m = (material_men(shape) + 1) as usize;
+    let k = (MATERIAL_KINGS + 1) as usize;
+    m * k * m * k
+}
+
+/// The material table entry of a side with `men` and `kings` against `their_men` and
+/// `their_kings`.
+#[inline(always)]
+pub fn material_index(
+    shape: Shape,
+    men: u32,
+    kings: u32,
+    their_men: u32,
+    their_kings: u32,
+) -> usize {
+    let m = material_men(shape);
+    let (mm, kk) = ((m + 1) as usize, (MATERIAL_KINGS + 1) as usize);
+    let k = |x: u32| x.min(MATERIAL_KINGS) as usize;
+    ((men.min(m) as usize * kk + k(kings)) * mm + their_men.min(m) as usize) * kk + k(their_kings)
+}
+
+/// Number of parameters of a shape with `windows` (without a material table); an error if a
+/// window is too big.
 pub fn param_count(shape: Shape, windows: &[Vec<u8>]) -> Result<usize> {
     let mut n = scalar_count(shape);
     for (k, w) in windows.iter().enumerate() {

@@ -35,6 +35,8 @@ pub struct Config {
     pub windows: Option<Vec<Vec<u8>>>,
     /// Start from these weights (same windows) instead of material only.
     pub init: Option<Model>,
+    /// Add a material table (see [`model`]); kept from the initial weights when they have one.
+    pub material: bool,
     /// Passes over the training data.
     pub epochs: u32,
     /// Positions per update.
@@ -67,6 +69,7 @@ impl Config {
             files,
             windows: None,
             init: None,
+            material: false,
             epochs: 30,
             batch: 16_384,
             lr: 1.0,
@@ -177,7 +180,8 @@ fn train_typed<R: Eval>(cfg: &Config, report: &mut dyn FnMut(&Epoch)) -> Result<
             bail!("the initial weights have other windows than the ones asked for");
         }
     }
-    let skeleton = Model::zero(cfg.base, windows.clone(), cfg.unit)?;
+    let material = cfg.material || cfg.init.as_ref().is_some_and(Model::has_material);
+    let skeleton = Model::zero_with(cfg.base, windows.clone(), material, cfg.unit)?;
     let n_params = skeleton.params();
     let t0 = f64::from(skeleton.start_tempo().max(1));
 
@@ -375,7 +379,7 @@ fn train_typed<R: Eval>(cfg: &Config, report: &mut dyn FnMut(&Epoch)) -> Result<
     let saved_valid_loss = eval_set(&valid, &deq);
     let description = format!(
         "kondavo train: {} positions ({} held out) from {}; epochs={} batch={} lr={} \
-         lr-decay={} l2={} lambda={} seed={} scale={scale:.1}; best epoch {best_epoch}, \
+         lr-decay={} l2={} lambda={} seed={} scale={scale:.1}{}; best epoch {best_epoch}, \
          validation loss {best_valid_loss:.5} (initial {initial_valid_loss:.5})",
         train.len(),
         valid.len(),
@@ -391,6 +395,7 @@ fn train_typed<R: Eval>(cfg: &Config, report: &mut dyn FnMut(&Epoch)) -> Result<
         cfg.l2,
         cfg.lambda,
         cfg.seed,
+        if material { " material-table" } else { "" },
     );
     let model = Model::from_parts(cfg.base, cfg.unit, windows, q, description)?;
     let summary = Summary {
