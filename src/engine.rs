@@ -109,6 +109,8 @@ pub struct Options {
     pub egdb_dir: Option<String>,
     /// Probe the endgame databases up to this many pieces (0: not at all).
     pub egdb_pieces: u32,
+    /// Build the small sets ([`crate::egdb::small_pieces`]) when they are missing.
+    pub egdb_build: bool,
 }
 
 impl Default for Options {
@@ -122,6 +124,7 @@ impl Default for Options {
             eval_file: None,
             egdb_dir: None,
             egdb_pieces: 0,
+            egdb_build: false,
         }
     }
 }
@@ -213,7 +216,8 @@ impl Engine {
         }
         let reopen = options.variant != self.options.variant
             || options.egdb_dir != self.options.egdb_dir
-            || options.egdb_pieces != self.options.egdb_pieces;
+            || options.egdb_pieces != self.options.egdb_pieces
+            || options.egdb_build != self.options.egdb_build;
         self.options = options;
         if let Some(m) = model {
             self.model = m;
@@ -324,7 +328,28 @@ fn egdb_of(options: &Options) -> Option<Arc<Egdb>> {
         return None;
     }
     let dir = options.egdb_dir.as_ref().map_or_else(crate::egdb::default_dir, |d| d.into());
-    let opened = with_rules!(options.variant, R => Egdb::open::<R>(&dir, options.egdb_pieces));
+    let mut opened = with_rules!(options.variant, R => Egdb::open::<R>(&dir, options.egdb_pieces));
+    let small = options.egdb_pieces.min(crate::egdb::small_pieces(options.variant.base));
+    if options.egdb_build && opened.egdb.pieces() < small {
+        let name = options.variant.name();
+        log::info!(
+            "endgame databases: building every {name} position with up to {small} pieces in {} \
+             (once; seconds)",
+            dir.display()
+        );
+        let started = std::time::Instant::now();
+        match with_rules!(options.variant, R => crate::egdb::ensure::<R>(&dir, small)) {
+            Ok(n) => {
+                log::info!(
+                    "endgame databases: {n} slices built in {:.1} s",
+                    started.elapsed().as_secs_f64()
+                );
+                opened =
+                    with_rules!(options.variant, R => Egdb::open::<R>(&dir, options.egdb_pieces));
+            }
+            Err(e) => log::warn!("endgame databases not built: {e}"),
+        }
+    }
     for p in &opened.problems {
         log::warn!("endgame database left out: {p}");
     }

@@ -263,3 +263,55 @@ proptest! {
         }
     }
 }
+
+/// Two engines that start at once on a fresh directory: one builds the small sets while the
+/// other waits for it, and both then search with them.
+#[test]
+fn engines_starting_together_build_the_small_sets_once_and_both_use_them() {
+    let dir = temp_dir("first-use");
+    let run = || {
+        let dir = dir.clone();
+        std::thread::spawn(move || {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_kondavo"))
+                .args(["analyze", "-v", "english", "--depth", "6"])
+                .env("KONDAVO_EGDB", &dir)
+                .env("RUST_LOG", "info")
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("kondavo runs");
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(b"W:WK1,K2:BK32\n").unwrap();
+            child.wait_with_output().expect("kondavo ends")
+        })
+    };
+    let (a, b) = (run(), run());
+    let (a, b) = (a.join().unwrap(), b.join().unwrap());
+    assert!(a.status.success() && b.status.success());
+    assert_eq!(a.stdout, b.stdout, "the same search with the same databases");
+    let out = String::from_utf8_lossy(&a.stdout);
+    let score: f64 = out
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("score="))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("a score in {out}"));
+    assert!((90.0..99.0).contains(&score), "a database win: {out}");
+    // Built once: one of them built the 41 slices, the other found them (after waiting for
+    // the lock, or at once).
+    let said: Vec<String> =
+        [&a, &b].iter().map(|o| String::from_utf8_lossy(&o.stderr).into_owned()).collect();
+    assert_eq!(said.iter().filter(|e| e.contains(" 41 slices built")).count(), 1, "{said:?}");
+    assert!(
+        said.iter().any(|e| e.contains(" 0 slices built") || !e.contains("slices built")),
+        "{said:?}"
+    );
+    // Every slice up to 4 pieces, no half-written file left.
+    let names: Vec<String> = std::fs::read_dir(dir.join("english"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.iter().filter(|n| n.ends_with(".kdb")).count(), 41, "{names:?}");
+    assert!(names.iter().all(|n| n.ends_with(".kdb") || n == ".build-lock"), "{names:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

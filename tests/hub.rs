@@ -579,11 +579,60 @@ fn endgame_databases_are_probed_from_egdb_path_up_to_egdb_pieces() {
     assert!(lines.iter().any(|l| l.starts_with("param name=egdb-pieces value=3 ")), "{lines:?}");
     let with: f64 = score_at_depth(&mut e, &pos, 4).parse().expect("a number");
     assert!(with >= 90.0, "{with}");
-    // A directory without databases: the engine plays on without them.
+    // A directory without databases (and no building): the engine plays on without them.
+    e.send("set-param name=egdb-build value=false");
     e.send("set-param name=egdb-path value=/nonexistent/kondavo");
     let without: f64 = score_at_depth(&mut e, &pos, 4).parse().expect("a number");
     assert!(without < 90.0, "{without}");
     e.send("quit");
     assert!(e.close().success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn small_endgame_databases_are_built_on_first_use_unless_egdb_build_is_off() {
+    let dir = std::env::temp_dir().join(format!("kondavo-hub-egdb-build-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let pos = kondavo::notation::to_hub_position(
+        &parse_position::<kondavo::rules::Russian>("W:WKa1,Kc1,Ke1:BKh2").expect("valid"),
+    );
+    // Off: nothing is built and the search does not know the win.
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("set-param name=egdb-build value=false");
+    e.send("set-param name=variant value=russian");
+    e.send(&format!("set-param name=egdb-path value={}", dir.display()));
+    let without: f64 = score_at_depth(&mut e, &pos, 4).parse().expect("a number");
+    assert!(without < 90.0, "{without}");
+    assert!(!dir.join("russian").join("0003.kdb").exists(), "built although egdb-build is off");
+    e.send("hub");
+    let lines = e.until("wait");
+    assert!(lines.iter().any(|l| l == "param name=egdb-build value=false type=bool"), "{lines:?}");
+    // On (the default): every slice up to 4 pieces is built and probed.
+    e.send("set-param name=egdb-build value=true");
+    let with: f64 = score_at_depth(&mut e, &pos, 4).parse().expect("a number");
+    assert!((90.0..99.0).contains(&with), "a database win shows between 90 and 99: {with}");
+    e.send("quit");
+    assert!(e.close().success());
+    let files = std::fs::read_dir(dir.join("russian")).expect("the rule set's directory").count();
+    // 41 slices up to 4 pieces, and the lock file.
+    assert_eq!(
+        files,
+        42,
+        "{:?}",
+        std::fs::read_dir(dir.join("russian")).unwrap().collect::<Vec<_>>()
+    );
+    // A new engine finds them: no rebuild (the files keep their times).
+    let stamp = |p: &std::path::Path| std::fs::metadata(p).unwrap().modified().unwrap();
+    let first = stamp(&dir.join("russian").join("0103.kdb"));
+    let mut e = Engine::start();
+    e.handshake();
+    e.send("set-param name=variant value=russian");
+    e.send(&format!("set-param name=egdb-path value={}", dir.display()));
+    let again: f64 = score_at_depth(&mut e, &pos, 4).parse().expect("a number");
+    assert_eq!(again, with);
+    e.send("quit");
+    assert!(e.close().success());
+    assert_eq!(stamp(&dir.join("russian").join("0103.kdb")), first);
     let _ = std::fs::remove_dir_all(&dir);
 }

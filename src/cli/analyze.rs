@@ -48,6 +48,10 @@ pub struct AnalyzeArgs {
     /// Probe the endgame databases up to this many pieces (0: not at all).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=8))]
     pub egdb_pieces: u32,
+    /// Build the small endgame databases (4 pieces on 8x8, 3 on 10x10 and turkish) when they
+    /// are missing: once, in seconds.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    pub egdb_build: bool,
 }
 
 /// Runs `kondavo analyze`.
@@ -65,6 +69,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         eval,
         egdb_dir,
         egdb_pieces,
+        egdb_build,
     } = args;
     let options = Options {
         variant,
@@ -74,6 +79,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         eval_file: eval,
         egdb_dir,
         egdb_pieces,
+        egdb_build,
         ..Options::default()
     };
     let mut limits = Limits { depth, nodes, ..Limits::default() };

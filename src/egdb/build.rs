@@ -248,7 +248,10 @@ impl<R: Rules> Generator<R> {
         let path = file_path(dir, R::variant(), t.slice());
         let bytes = t.to_bytes(&R::variant().name());
         // Written under another name first, so that a stopped run leaves no half file.
-        let tmp = path.with_extension("part");
+        // Another process may be writing the same slice: each has its own name.
+        static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = path.with_extension(format!("part{}-{n}", std::process::id()));
         std::fs::write(&tmp, &bytes)
             .and_then(|_| std::fs::rename(&tmp, &path))
             .map_err(|e| Error(format!("cannot write {}: {e}", path.display())))?;

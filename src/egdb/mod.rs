@@ -11,6 +11,10 @@
 //! Files live in `<dir>/<rule set>/<slice>.kdb`, the directory being `--dir`, the
 //! `KONDAVO_EGDB` environment variable, or the user's cache directory
 //! (`$XDG_CACHE_HOME/kondavo/egdb`, else `~/.cache/kondavo/egdb`).
+//!
+//! The small sets ([`small_pieces`]: 4 pieces on the 8x8 diagonal board, 3 on the 10x10 and
+//! turkish boards) take seconds to build, so the engine builds them on first use
+//! ([`ensure`]) instead of asking the user to; larger sets are built by `kondavo egdb build`.
 
 pub mod build;
 pub mod index;
@@ -21,9 +25,10 @@ pub use index::Slice;
 pub use table::{Stats, Table};
 pub use value::Value;
 
+use crate::error::{Error, Result};
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::variant::Variant;
+use crate::variant::{Base, Variant};
 use index::{Indexer, normalise};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -51,6 +56,43 @@ pub fn variant_dir(dir: &Path, variant: Variant) -> PathBuf {
 /// The file of one slice under `dir`.
 pub fn file_path(dir: &Path, variant: Variant, slice: Slice) -> PathBuf {
     variant_dir(dir, variant).join(format!("{}.kdb", slice.name()))
+}
+
+/// The largest sets the engine builds by itself on first use: every position with up to 4
+/// pieces on the 8x8 diagonal board (about 5 s on 2 cores), 3 on the 10x10 board (under a
+/// second) and on the turkish board (its 4-piece set takes minutes).
+pub fn small_pieces(base: Base) -> u32 {
+    match base {
+        Base::International | Base::Turkish => 3,
+        _ => 4,
+    }
+}
+
+/// Builds every slice of rule set `R` with at most `pieces` pieces that is missing under
+/// `dir` (a damaged file is rebuilt). One process builds at a time: the others wait on a lock
+/// file in the rule set's directory (released by the system if the builder dies), then find
+/// the files there. Returns the slices built.
+pub fn ensure<R: Rules>(dir: &Path, pieces: u32) -> Result<usize> {
+    let vdir = variant_dir(dir, R::variant());
+    std::fs::create_dir_all(&vdir)
+        .map_err(|e| Error(format!("cannot create {}: {e}", vdir.display())))?;
+    let lock_path = vdir.join(".build-lock");
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|e| Error(format!("cannot open {}: {e}", lock_path.display())))?;
+    lock.lock().map_err(|e| Error(format!("cannot lock {}: {e}", lock_path.display())))?;
+    let slices = build::Generator::<R>::slices_up_to(pieces);
+    if Egdb::open::<R>(dir, pieces).egdb.pieces() >= pieces {
+        return Ok(0);
+    }
+    let mut built = 0;
+    build::Generator::<R>::new(Some(dir.to_path_buf())).build(&slices, |b| {
+        built += usize::from(!b.loaded);
+    })?;
+    Ok(built)
 }
 
 /// The databases of one rule set, read into memory for probing.

@@ -54,6 +54,7 @@ struct Params {
     wdl: bool,
     egdb_path: Option<String>,
     egdb_pieces: u32,
+    egdb_build: bool,
 }
 
 impl Default for Params {
@@ -71,6 +72,7 @@ impl Default for Params {
             wdl: false,
             egdb_path: None,
             egdb_pieces: 8,
+            egdb_build: true,
         }
     }
 }
@@ -91,6 +93,7 @@ impl Params {
             eval_file: self.eval_file.clone(),
             egdb_dir: self.egdb_path.clone(),
             egdb_pieces: self.egdb_pieces,
+            egdb_build: self.egdb_build,
         }
     }
 
@@ -385,6 +388,14 @@ impl<W: Write> Session<W> {
                 ],
             ),
             int_param("egdb-pieces", p.egdb_pieces as usize, 0, 8),
+            hub::format(
+                "param",
+                &[
+                    ("name", "egdb-build".into()),
+                    ("value", p.egdb_build.to_string()),
+                    ("type", "bool".into()),
+                ],
+            ),
         ];
         for l in lines {
             self.send(&l);
@@ -453,6 +464,9 @@ impl<W: Write> Session<W> {
                 Ok(())
             }
             "egdb-pieces" => int_in(value, 0, 8).map(|n| p.egdb_pieces = n as u32),
+            "egdb-build" => {
+                parse_bool(value).map(|b| p.egdb_build = b).ok_or(bad_number("boolean", value))
+            }
             _ => return, // unknown names are accepted silently (lidraughts sends initial-time)
         };
         if let Err(e) = result {
