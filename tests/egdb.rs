@@ -315,3 +315,167 @@ fn engines_starting_together_build_the_small_sets_once_and_both_use_them() {
     assert!(names.iter().all(|n| n.ends_with(".kdb") || n == ".build-lock"), "{names:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A small deterministic random stream.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// Random quiet positions of `pieces` pieces that the side to move wins by the database
+/// (men and kings on random squares, each side at least one piece), the longest conversions
+/// first: `count` of them, from the `count * 10` wins found first.
+fn won_positions<R: Rules>(db: &Egdb, pieces: u32, count: usize, seed: u64) -> Vec<Position<R>> {
+    use kondavo::bitboard::Bitboard;
+    use kondavo::color::Color;
+    use kondavo::geometry::Geometry;
+    let mut rng = Rng(seed);
+    let mut wins = Vec::new();
+    let mut tries = 0;
+    while wins.len() < count * 10 && tries < 2_000_000 {
+        tries += 1;
+        let (mut white, mut black, mut kings) = (0u64, 0u64, 0u64);
+        let strong = 1 + rng.below(u64::from(pieces - 1)) as u32;
+        for k in 0..pieces {
+            let sq = <R::Geo as Geometry>::BITS
+                [rng.below(<R::Geo as Geometry>::SQUARES as u64) as usize];
+            let bit = 1u64 << sq;
+            if (white | black) & bit != 0 {
+                continue;
+            }
+            if k < strong {
+                white |= bit
+            } else {
+                black |= bit
+            }
+            if rng.below(2) == 0 {
+                kings |= bit;
+            }
+        }
+        if (white | black).count_ones() != pieces {
+            continue;
+        }
+        let Ok(pos) =
+            Position::<R>::new(Bitboard(white), Bitboard(black), Bitboard(kings), Color::White)
+        else {
+            continue;
+        };
+        if pos.has_capture() || pos.legal_moves().is_empty() {
+            continue;
+        }
+        if let Some(Value::Win(d)) = db.probe(&pos) {
+            wins.push((d, pos));
+        }
+    }
+    wins.sort_by_key(|&(d, pos)| (std::cmp::Reverse(d), pos.key()));
+    wins.dedup_by_key(|(_, pos)| pos.key());
+    wins.into_iter().take(count).map(|(_, p)| p).collect()
+}
+
+/// The defender's move by the database: the one that keeps a draw if any (there should be
+/// none), else the one that puts the conversion furthest off (a move that converts itself
+/// counts as converting now).
+fn best_defence<R: Rules>(db: &Egdb, pos: &Position<R>) -> kondavo::moves::Move {
+    let pieces = pos.occupied().count();
+    let kings = pos.all_kings().count();
+    let score = |mv: kondavo::moves::Move| -> i64 {
+        let next = pos.after(mv);
+        let converts = next.occupied().count() < pieces || next.all_kings().count() > kings;
+        match db.probe(&next).expect("a database position") {
+            Value::Loss(_) => i64::MAX,
+            Value::Draw => i64::MAX - 1,
+            Value::Win(_) if converts => 0,
+            Value::Win(d) => 1 + i64::from(d),
+        }
+    };
+    let moves = pos.legal_moves();
+    *moves.iter().max_by_key(|&&m| score(m)).expect("the defender has a move")
+}
+
+/// Plays `count` won positions of the piece limit out: kondavo (with the databases, a fixed
+/// node budget per move) against the database's best defence. Every one whose conversion the
+/// database puts inside the rule set's move counter must end in a win before a draw rule ends
+/// the game.
+fn conversions<R: kondavo::eval::Eval>(dir: &std::path::Path, pieces: u32, count: usize) {
+    use kondavo::engine::{Engine, GameSpec, Options};
+    use kondavo::game::{DrawRules, Game, Outcome};
+    use kondavo::search::{Control, Limits, Mode};
+    let variant = R::variant();
+    kondavo::egdb::ensure::<R>(dir, pieces).expect("builds");
+    let db = Egdb::open::<R>(dir, pieces).egdb;
+    assert_eq!(db.pieces(), pieces);
+    let engine = Engine::new(Options {
+        variant,
+        egdb_dir: Some(dir.display().to_string()),
+        egdb_pieces: pieces,
+        ..Options::default()
+    });
+    let rules = DrawRules::of(variant, false);
+    let positions = won_positions::<R>(&db, pieces, count, 7 + pieces as u64);
+    assert_eq!(positions.len(), count, "{variant}: not enough won positions found");
+    let (mut played, mut plies, mut longest) = (0, 0, 0);
+    for start in positions {
+        let Some(Value::Win(d)) = db.probe(&start) else { unreachable!() };
+        let mut game = Game::new(start, rules);
+        if u32::from(d) >= game.counters().plies_left(&start, &rules) {
+            continue; // the counter ends the game before the conversion
+        }
+        played += 1;
+        let fen = notation::to_fen(&start);
+        engine.new_game();
+        let mut hub_moves = Vec::new();
+        let outcome = loop {
+            if let Some(o) = game.outcome() {
+                break o;
+            }
+            assert!(game.moves().len() < 400, "{variant} {fen}: no end after 400 plies");
+            let pos = *game.position();
+            let mv = if pos.side() == start.side() {
+                let spec = GameSpec { start: fen.clone(), moves: hub_moves.clone() };
+                let limits = Limits { nodes: Some(20_000), ..Limits::default() };
+                let done = engine
+                    .search(&spec, &limits, Mode::Think, &Control::new(), &mut |_| {})
+                    .expect("searches");
+                let best = done.best.expect("a move");
+                notation::parse_hub_move(&pos, &best.hub).expect("a legal move")
+            } else {
+                best_defence(&db, &pos)
+            };
+            hub_moves.push(notation::move_to_hub::<R>(mv));
+            game.play(mv).expect("legal");
+        };
+        plies += game.moves().len();
+        longest = longest.max(d);
+        assert_eq!(
+            outcome,
+            Outcome::Win(start.side()),
+            "{variant} {fen} (win, conversion in {d} plies): {outcome} after {}",
+            hub_moves.join(" ")
+        );
+    }
+    eprintln!(
+        "{variant}: {played} of {count} won positions converted in {plies} plies (longest \
+         conversion {longest} plies)"
+    );
+    assert!(
+        played * 2 >= count,
+        "{variant}: only {played} of {count} positions convertible in time"
+    );
+}
+
+/// Issue 11's conversion check at the piece limit the tests build (4 pieces on the 8x8
+/// diagonal board, 3 on the 10x10 and turkish boards): 20 won positions per rule set, the
+/// longest conversions among random wins, converted against the best defence.
+#[test]
+fn won_database_positions_are_converted_against_the_best_defence_in_every_rule_set() {
+    let dir = temp_dir("conversions");
+    for base in kondavo::variant::Base::ALL {
+        let pieces = kondavo::egdb::small_pieces(base);
+        with_rules!(Variant::new(base), R => conversions::<R>(&dir, pieces, 20));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
