@@ -161,6 +161,73 @@ fn english_two_kings_against_one_win() {
     assert!(st.draws * 100 < st.positions(), "{st:?}");
 }
 
+/// Turkish (C. Freeling, "Draughts dissected", mindsports.nl, King versus kings: "two kings
+/// can trap a lone one ... in Turkish"): two kings against one win, with either side to move,
+/// except where the lone king takes one of them at once.
+#[test]
+fn turkish_two_kings_against_a_lone_king_win() {
+    use kondavo::rules::Turkish;
+    let g = solved::<Turkish>(&[Slice::new(0, 2, 0, 1)]);
+    let st = g.table(Slice::new(0, 2, 0, 1)).expect("solved").stats();
+    assert_eq!(st.losses, 0, "{st:?}");
+    assert!(st.wins * 100 > st.positions() * 99, "{st:?}");
+    // With the lone king to move, it wins only by taking both kings at once (in one ply) and
+    // draws only by taking one; every other position is lost.
+    let st = g.table(Slice::new(0, 1, 0, 2)).expect("solved").stats();
+    assert!(st.longest_win <= 1, "{st:?}");
+    assert!(st.losses * 10 > st.positions() * 6, "{st:?}");
+    // A lone king (turkish kings fly along rows and columns) against one: mostly drawn.
+    let st = g.table(Slice::new(0, 1, 0, 1)).expect("solved").stats();
+    assert!(st.draws * 10 > st.positions() * 8, "{st:?}");
+}
+
+/// Turkish (same source, King versus man + king: "the conversion and thus the win can be
+/// secured ... the same holds for Turkish"): a king and a man against a lone king win but
+/// for a few positions, and never lose.
+#[test]
+fn turkish_king_and_man_against_a_lone_king_win() {
+    use kondavo::rules::Turkish;
+    let g = solved::<Turkish>(&[Slice::new(1, 1, 0, 1)]);
+    let st = g.table(Slice::new(1, 1, 0, 1)).expect("solved").stats();
+    assert_eq!(st.losses, 0, "{st:?}");
+    assert!(st.wins * 100 > st.positions() * 95, "{st:?}");
+}
+
+/// Italian kings move like checkers kings (one step, `../shared/rules.md`), so two kings beat
+/// one as in checkers (same source as the turkish tests: "as in Checkers"); and a man cannot
+/// capture a king (FID rules, art. 5), so a lone man next to a lone king wins in english and
+/// not in italian.
+#[test]
+fn italian_two_kings_beat_one_and_a_man_cannot_take_a_king() {
+    use kondavo::rules::Italian;
+    let g = solved::<Italian>(&[Slice::new(0, 2, 0, 1), Slice::new(1, 0, 0, 1)]);
+    let st = g.table(Slice::new(0, 2, 0, 1)).expect("solved").stats();
+    assert_eq!(st.losses, 0);
+    assert!(st.draws * 100 < st.positions(), "{st:?}");
+    // Every position of a man against a king, man to move: english wins those where the man
+    // can take; italian has no capture in any of them, so it wins fewer.
+    let e = solved::<English>(&[Slice::new(1, 0, 0, 1)]);
+    let english = e.table(Slice::new(1, 0, 0, 1)).expect("solved").stats();
+    let italian = g.table(Slice::new(1, 0, 0, 1)).expect("solved").stats();
+    assert_eq!(english.positions(), italian.positions());
+    assert!(italian.wins < english.wins, "italian {italian:?}, english {english:?}");
+    use kondavo::bitboard::Bitboard;
+    use kondavo::geometry::Geometry;
+    type G = <Italian as Rules>::Geo;
+    let mut adjacent = 0;
+    for &m in &G::BITS[..G::SQUARES] {
+        for &k in &G::BITS[..G::SQUARES] {
+            let (man, king) = (Bitboard(1 << m), Bitboard(1 << k));
+            let white = kondavo::color::Color::White;
+            let Ok(pos) = Position::<Italian>::new(man, king, king, white) else { continue };
+            assert!(!pos.has_capture(), "{}", notation::to_fen(&pos));
+            let Ok(e) = Position::<English>::new(man, king, king, white) else { continue };
+            adjacent += usize::from(e.has_capture());
+        }
+    }
+    assert!(adjacent > 0, "english men take kings");
+}
+
 fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("kondavo-egdb-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);

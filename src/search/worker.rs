@@ -698,6 +698,11 @@ impl<'a, R: Eval> Worker<'a, R> {
             return None;
         }
         let v = db.probe(pos)?;
+        // No move left: the game is over here, and the search scores that as a found loss
+        // (a database score would rank the winner's last capture below a found win).
+        if v == crate::egdb::Value::Loss(0) {
+            return None;
+        }
         let plies = match v {
             crate::egdb::Value::Win(d) | crate::egdb::Value::Loss(d) => u32::from(d),
             crate::egdb::Value::Draw => 0,
