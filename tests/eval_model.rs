@@ -34,7 +34,7 @@ fn random_model_with(base: Base, seed: u64, material: bool) -> Model {
     let shape = model::shape_of(base);
     let windows = layout::default_windows(shape);
     let n = model::param_count(shape, &windows).unwrap()
-        + if material { model::material_size(shape) } else { 0 };
+        + if material { model::material_size(base) } else { 0 };
     let mut rng = Rng(seed);
     let weights = (0..n)
         .map(|_| [(rng.next() % 2001) as i16 - 1000, (rng.next() % 2001) as i16 - 1000])
@@ -167,28 +167,31 @@ fn check_material_entries<R: Eval>(seed: u64) {
         let mut seen = Vec::new();
         m.visit(&pos, |p, c| seen.push((p, c)));
         let table: Vec<(usize, i32)> = seen.into_iter().filter(|&(p, _)| p >= offset).collect();
-        let white = offset + model::material_index(shape, wm, wk, bm, bk);
-        let black = offset + model::material_index(shape, bm, bk, wm, wk);
+        let white = offset + model::material_index(R::BASE, wm, wk, bm, bk);
+        let black = offset + model::material_index(R::BASE, bm, bk, wm, wk);
         assert_eq!(table, vec![(white, 1), (black, -1)], "{} {pos:?}", R::BASE.id());
     }
     assert!(seen_kings, "{}: the random games should reach kings", R::BASE.id());
     // Every signature has its own entry, and the table is exactly the size it says.
-    let men = model::material_men(shape);
+    let men = R::BASE.men_per_side();
     let mut entries = std::collections::HashSet::new();
     for a in 0..=men {
         for k in 0..=model::MATERIAL_KINGS {
             for c in 0..=men {
                 for l in 0..=model::MATERIAL_KINGS {
-                    let i = model::material_index(shape, a, k, c, l);
-                    assert!(i < model::material_size(shape));
+                    let i = model::material_index(R::BASE, a, k, c, l);
+                    assert!(i < model::material_size(R::BASE));
                     assert!(entries.insert(i), "{a} {k} {c} {l} share entry {i}");
                 }
             }
         }
     }
-    assert_eq!(entries.len(), model::material_size(shape));
+    assert_eq!(entries.len(), model::material_size(R::BASE));
     // More kings than the table tells apart count as its largest number.
-    assert_eq!(model::material_index(shape, 1, 7, 0, 1), model::material_index(shape, 1, 3, 0, 1));
+    assert_eq!(
+        model::material_index(R::BASE, 1, 7, 0, 1),
+        model::material_index(R::BASE, 1, 3, 0, 1)
+    );
 }
 
 #[test]

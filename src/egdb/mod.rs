@@ -84,10 +84,10 @@ pub fn ensure<R: Rules>(dir: &Path, pieces: u32) -> Result<usize> {
         .open(&lock_path)
         .map_err(|e| Error(format!("cannot open {}: {e}", lock_path.display())))?;
     lock.lock().map_err(|e| Error(format!("cannot lock {}: {e}", lock_path.display())))?;
-    let slices = build::Generator::<R>::slices_up_to(pieces);
     if Egdb::open::<R>(dir, pieces).egdb.pieces() >= pieces {
         return Ok(0);
     }
+    let slices = build::Generator::<R>::slices_up_to(pieces);
     let mut built = 0;
     build::Generator::<R>::new(Some(dir.to_path_buf())).build(&slices, |b| {
         built += usize::from(!b.loaded);

@@ -187,7 +187,7 @@ impl Model {
         unit: i32,
     ) -> Result<Model> {
         let shape = shape_of(base);
-        let n = param_count(shape, &windows)? + if material { material_size(shape) } else { 0 };
+        let n = param_count(shape, &windows)? + if material { material_size(base) } else { 0 };
         Model::from_parts(base, unit, windows, vec![[0; 2]; n], String::new())
     }
 
@@ -203,13 +203,13 @@ impl Model {
         let n = param_count(shape, &windows)?;
         let material = if weights.len() == n {
             None
-        } else if weights.len() == n + material_size(shape) {
+        } else if weights.len() == n + material_size(base) {
             Some(n as u32)
         } else {
             bail!(
                 "the model has {} weights; its windows need {n} ({} with a material table)",
                 weights.len(),
-                n + material_size(shape)
+                n + material_size(base)
             );
         };
         if !(1..=1000).contains(&unit) {
@@ -456,9 +456,9 @@ impl Model {
         if let Some(offset) = self.material {
             let (nwm, nbm) = (wm.count(), bm.count());
             let (nwk, nbk) = (nwk as u32, nbk as u32);
-            let shape = self.shape;
-            f(offset as usize + material_index(shape, nwm, nwk, nbm, nbk), 1);
-            f(offset as usize + material_index(shape, nbm, nbk, nwm, nwk), -1);
+            let base = self.base;
+            f(offset as usize + material_index(base, nwm, nwk, nbm, nbk), 1);
+            f(offset as usize + material_index(base, nbm, nbk, nwm, nwk), -1);
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(p) = &self.pext {
@@ -617,11 +617,11 @@ impl Model {
         }
         let n = r.u32()? as usize;
         let want = param_count(shape, &windows)?;
-        if n != want && n != want + material_size(shape) {
+        if n != want && n != want + material_size(base) {
             bail!(
                 "weights file: {n} parameters, but its windows need {want} ({} with a material \
                  table)",
-                want + material_size(shape)
+                want + material_size(base)
             );
         }
         let desc_len = r.u16()? as usize;
@@ -667,21 +667,13 @@ impl Model {
     }
 }
 
-/// Men per side the material table tells apart (more count as this many).
-pub const fn material_men(shape: Shape) -> u32 {
-    match shape {
-        Shape::Diagonal10 => 20,
-        Shape::Diagonal8 => 12,
-        Shape::Orthogonal8 => 16,
-    }
-}
-
 /// Kings per side the material table tells apart (more count as this many).
 pub const MATERIAL_KINGS: u32 = 3;
 
-/// Entries of the material table of a shape.
-pub const fn material_size(shape: Shape) -> usize {
-    let m = (material_men(shape) + 1) as usize;
+/// Entries of the material table of a rule set (men counted up to the rule set's men per
+/// side).
+pub const fn material_size(base: Base) -> usize {
+    let m = (base.men_per_side() + 1) as usize;
     let k = (MATERIAL_KINGS + 1) as usize;
     m * k * m * k
 }
@@ -689,14 +681,8 @@ pub const fn material_size(shape: Shape) -> usize {
 /// The material table entry of a side with `men` and `kings` against `their_men` and
 /// `their_kings`.
 #[inline(always)]
-pub fn material_index(
-    shape: Shape,
-    men: u32,
-    kings: u32,
-    their_men: u32,
-    their_kings: u32,
-) -> usize {
-    let m = material_men(shape);
+pub fn material_index(base: Base, men: u32, kings: u32, their_men: u32, their_kings: u32) -> usize {
+    let m = base.men_per_side();
     let (mm, kk) = ((m + 1) as usize, (MATERIAL_KINGS + 1) as usize);
     let k = |x: u32| x.min(MATERIAL_KINGS) as usize;
     ((men.min(m) as usize * kk + k(kings)) * mm + their_men.min(m) as usize) * kk + k(their_kings)
