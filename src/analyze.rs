@@ -63,14 +63,17 @@ fn triple(w: Wdl) -> [u16; 3] {
     [w.win, w.draw, w.loss]
 }
 
-/// Analyses the position given as text.
+/// Analyses the position given as text. An engine set to a level below full strength answers
+/// with the move that level would play (and its line).
 pub fn analyze(engine: &Engine, text: &str, limits: &Limits) -> Result<Analysis> {
     let spec = GameSpec { start: text.to_string(), moves: Vec::new() };
+    let mode =
+        if engine.options().level < crate::level::FULL { Mode::Think } else { Mode::Analyze };
     // Reports by depth, then by line: with several lines a node or time limit can stop an
     // iteration between its lines, and lines of different iterations must not be mixed (the
     // same move could then appear twice).
     let mut by_depth: BTreeMap<u32, BTreeMap<usize, Report>> = BTreeMap::new();
-    let done = engine.search(&spec, limits, Mode::Analyze, &Control::new(), &mut |r| {
+    let done = engine.search(&spec, limits, mode, &Control::new(), &mut |r| {
         by_depth.entry(r.depth).or_default().insert(r.multipv, r);
     })?;
     let wanted = by_depth.values().map(BTreeMap::len).max().unwrap_or(0);

@@ -8,11 +8,12 @@ use crate::egdb::Egdb;
 use crate::error::{Error, Result};
 use crate::eval::{self, Eval, Model};
 use crate::game::{DrawRules, Game};
+use crate::level;
 use crate::moves::Move;
 use crate::notation;
 use crate::position::Position;
 use crate::score::Score;
-use crate::search::{self, Control, Info, Limits, Mode, SearchInput};
+use crate::search::{self, Control, EvalNoise, Info, Limits, Mode, SearchInput};
 use crate::tt::Table;
 use crate::variant::Variant;
 use crate::wdl::{self, Wdl};
@@ -111,6 +112,11 @@ pub struct Options {
     pub egdb_pieces: u32,
     /// Build the small sets ([`crate::egdb::small_pieces`]) when they are missing.
     pub egdb_build: bool,
+    /// Playing strength, 1 to [`level::FULL`] (full strength): a handicap on the search of a
+    /// move to play, never on analysis.
+    pub level: u8,
+    /// Seed of the weaker levels' choices (0: a new seed for every engine, so that games vary).
+    pub seed: u64,
 }
 
 impl Default for Options {
@@ -125,6 +131,8 @@ impl Default for Options {
             egdb_dir: None,
             egdb_pieces: 0,
             egdb_build: false,
+            level: level::FULL,
+            seed: 0,
         }
     }
 }
@@ -132,6 +140,8 @@ impl Default for Options {
 /// The engine: options, the hash table and the evaluation's weights.
 pub struct Engine {
     options: Options,
+    /// The seed in force ([`Options::seed`], or one drawn when the engine was made).
+    seed: u64,
     tt: Table,
     model: Option<Arc<Model>>,
     egdb: Option<Arc<Egdb>>,
@@ -158,7 +168,7 @@ impl Engine {
             }
         };
         let egdb = egdb_of(&options);
-        Engine { options, tt, model, egdb }
+        Engine { seed: seed_of(&options), options, tt, model, egdb }
     }
 
     /// An engine with `options`, or the error of its weights file.
@@ -166,7 +176,7 @@ impl Engine {
         let model = model_of(&options)?;
         let tt = Table::try_new(options.hash_mib.clamp(1, MAX_HASH_MIB)).map_err(Error)?;
         let egdb = egdb_of(&options);
-        Ok(Engine { options, tt, model, egdb })
+        Ok(Engine { seed: seed_of(&options), options, tt, model, egdb })
     }
 
     /// Evaluates with the rule set's hand-set weights from now on, whatever weights are built in
@@ -218,6 +228,9 @@ impl Engine {
             || options.egdb_dir != self.options.egdb_dir
             || options.egdb_pieces != self.options.egdb_pieces
             || options.egdb_build != self.options.egdb_build;
+        if options.seed != self.options.seed {
+            self.seed = seed_of(&options);
+        }
         self.options = options;
         if let Some(m) = model {
             self.model = m;
@@ -261,28 +274,67 @@ impl Engine {
     ) -> Result<Done> {
         let game = build_game::<R>(spec, &self.options)?;
         let root = *game.position();
+        let handicap = if mode == Mode::Think { level::handicap(self.options.level) } else { None };
+        let mut limits = limits.clone();
+        let mut multipv = self.options.multipv;
+        let mut model = self.model.as_deref();
+        let mut noise = EvalNoise::default();
+        // The seed of this move's choices: the engine's, mixed with the position (so that a
+        // game does not repeat its choices) and the moves so far.
+        let seed = level::mix(self.seed ^ root.key() ^ (spec.moves.len() as u64) << 48);
+        if let Some(h) = handicap {
+            limits.nodes = Some(limits.nodes.map_or(h.nodes, |n| n.min(h.nodes)));
+            multipv = h.lines;
+            if h.hand_eval {
+                model = None;
+            }
+            noise = EvalNoise { amplitude: h.noise, seed };
+        }
         let input = SearchInput {
             root,
             history: game.repetition_keys(),
             counters: game.counters(),
             draw_rules: *game.draw_rules(),
-            limits: limits.clone(),
+            limits,
             mode,
             threads: self.options.threads,
-            multipv: self.options.multipv,
+            multipv,
             tt: &self.tt,
             control,
-            model: self.model.as_deref(),
+            model,
             egdb: self.egdb.as_deref(),
+            noise,
         };
         let mut pv = Vec::new();
-        let result = search::run(input, |info: &Info| {
+        // A weaker level hears of every line and tells the caller of the one it plays.
+        let mut lines: std::collections::BTreeMap<u32, Vec<Report>> = Default::default();
+        let mut result = search::run(input, |info: &Info| {
             let r = report_of(&root, info);
+            if handicap.is_some() && multipv > 1 {
+                lines.entry(r.depth).or_default().push(r);
+                return;
+            }
             if r.multipv == 1 {
                 pv.clone_from(&r.pv);
             }
             report(r)
         });
+        if let Some(h) = handicap
+            && multipv > 1
+            && let Some(chosen) = choose_line(&root, &lines, h.margin, seed)
+        {
+            result.best = Some(chosen.1);
+            result.ponder = chosen.2;
+            result.score = chosen.0.score;
+            pv.clone_from(&chosen.0.pv);
+            report(Report { multipv: 1, ..chosen.0 });
+        } else if let Some(first) =
+            lines.values().rev().flat_map(|set| set.iter().rev()).find(|r| r.multipv == 1)
+        {
+            // Stopped before a whole set of lines: the search's own choice stands.
+            pv.clone_from(&first.pv);
+            report(first.clone());
+        }
         let best = result.best.map(|m| text(&root, m));
         let ponder = match (result.best, result.ponder) {
             (Some(b), Some(p)) => {
@@ -306,6 +358,47 @@ impl Engine {
             wdl,
         })
     }
+}
+
+/// The line a weaker level plays: one of the last complete set of lines, drawn by
+/// [`level::choose`]; with its first two moves.
+fn choose_line<R: Eval>(
+    root: &Position<R>,
+    lines: &std::collections::BTreeMap<u32, Vec<Report>>,
+    margin: i32,
+    seed: u64,
+) -> Option<(Report, Move, Option<Move>)> {
+    let set = lines.values().rev().find(|set| {
+        let mut seen: Vec<usize> = set.iter().map(|r| r.multipv).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        !set.is_empty() && seen.len() == set.len() && seen[0] == 1
+    })?;
+    let mut set = set.clone();
+    set.sort_by_key(|r| r.multipv);
+    let scores: Vec<_> = set.iter().map(|r| r.score).collect();
+    let chosen = set.swap_remove(level::choose(&scores, margin, seed));
+    let moves = root.legal_moves();
+    let first =
+        moves.iter().copied().find(|&m| chosen.pv.first().is_some_and(|t| *t == text(root, m)))?;
+    let next = root.after(first);
+    let reply = next
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|&m| chosen.pv.get(1).is_some_and(|t| *t == text(&next, m)));
+    Some((chosen, first, reply))
+}
+
+/// A new seed for the weaker levels unless `options` fix one.
+fn seed_of(options: &Options) -> u64 {
+    if options.seed != 0 {
+        return options.seed;
+    }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    level::mix(now ^ u64::from(std::process::id()) << 32)
 }
 
 /// The weights `options` ask for: its file (which must be for its rule set) or the built-in

@@ -17,6 +17,7 @@ pub mod eval;
 pub mod game;
 pub mod geometry;
 pub mod learn;
+pub mod level;
 pub mod matches;
 pub mod movegen;
 pub mod moves;

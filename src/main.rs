@@ -41,6 +41,9 @@ enum Command {
     Dxp(kondavo::protocol::dxp::DxpArgs),
     /// Play an engine-against-engine match of Hub engines (game pairs, clocks, PDN, Elo, SPRT).
     Match(Box<cli::matches::MatchArgs>),
+    /// Calibrate the strength levels: play the ladder (each level against the next, the upper
+    /// ones also against full strength) and fit their Elo, anchored at full strength.
+    Calibrate(Box<cli::calibrate::CalibrateArgs>),
     /// Compute a rating list from PDN files (maximum-likelihood Elo with error bars).
     Ratings(cli::ratings::RatingsArgs),
     /// Generate training data: games of the engine against itself at a fixed node budget,
@@ -101,6 +104,7 @@ fn main() -> ExitCode {
         Command::Match(args) => cli::matches::run(*args),
         Command::Egdb(args) => cli::egdb::run(args),
         Command::Ratings(args) => cli::ratings::run(args),
+        Command::Calibrate(args) => cli::calibrate::run(*args),
         Command::Selfplay(args) => cli::selfplay::run(*args),
         Command::Train(args) => cli::train::run(*args),
         Command::Wdl(args) => cli::wdl::run(args),

@@ -636,3 +636,49 @@ fn small_endgame_databases_are_built_on_first_use_unless_egdb_build_is_off() {
     assert_eq!(stamp(&dir.join("russian").join("0103.kdb")), first);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `level` handicaps `go think` (one honest `info`, a legal move); `elo` without a measured
+/// ladder is refused with an error and the level stays; bad values are errors.
+#[test]
+fn level_elo_and_seed_params() {
+    let mut e = Engine::start();
+    e.send("hub");
+    let params = e.until("wait");
+    for name in ["level", "elo", "seed"] {
+        assert!(
+            params.iter().any(|l| l.starts_with(&format!("param name={name} "))),
+            "no {name} param in {params:?}"
+        );
+    }
+    e.send("init");
+    assert_eq!(e.next(), "ready");
+    e.send("set-param name=level value=3");
+    e.send("set-param name=seed value=7");
+    for _ in 0..3 {
+        e.send("pos");
+        e.send("level move-time=5");
+        e.send("go think");
+        let lines = e.until("done");
+        let (infos, last) = lines.split_at(lines.len() - 1);
+        assert_eq!(infos.len(), 1, "one info line for the move played: {infos:?}");
+        check_info(&infos[0]);
+        let nodes: u64 = get(&fields(&infos[0]), "nodes").unwrap().parse().unwrap();
+        assert!(nodes <= 194 + 256, "level 3 searches about 194 nodes, not {nodes}");
+        let (mv, _) = done(&last[0]);
+        let start = Position::<kondavo::rules::International>::start();
+        let m = parse_hub_move(&start, &mv).unwrap_or_else(|err| panic!("{mv}: {err}"));
+        let pv = get(&fields(&infos[0]), "pv").unwrap().to_string();
+        assert_eq!(pv.split(' ').next(), Some(mv.as_str()), "the info line is the move played");
+        let _ = m;
+    }
+    for (name, value) in [("level", "0"), ("level", "21"), ("level", "x"), ("seed", "-1")] {
+        e.send(&format!("set-param name={name} value={value}"));
+        let l = e.next();
+        assert!(l.starts_with(&format!("error message=\"{name}:")), "{name}={value}: {l}");
+    }
+    e.send("set-param name=variant value=russian");
+    e.send("set-param name=elo value=1500");
+    let l = e.next();
+    assert!(l.starts_with("error message=\"elo:"), "elo without a ladder: {l}");
+    e.send("quit");
+}

@@ -173,6 +173,7 @@ fn search<R: kondavo::eval::Eval>(
         control: &control,
         model: model.as_deref(),
         egdb: None,
+        noise: Default::default(),
     };
     search::run(input, |_| {})
 }
@@ -349,6 +350,7 @@ fn search_uses_database_wins_only_when_they_convert_before_the_draw_counter() {
             control: &control,
             model: None,
             egdb: db,
+            noise: Default::default(),
         };
         tt.clear();
         search::run(input, |_| {})

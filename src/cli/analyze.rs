@@ -52,6 +52,15 @@ pub struct AnalyzeArgs {
     /// are missing: once, in seconds.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub egdb_build: bool,
+    /// Playing strength 1-20 (20: full): answer with the move that level plays.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=20), conflicts_with = "elo")]
+    pub level: Option<u8>,
+    /// A rating on the rule set's ladder: the level nearest to it (clamped to the ladder).
+    #[arg(long)]
+    pub elo: Option<i32>,
+    /// Seed of the weaker levels' choices (default: a new one each run).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
 }
 
 /// Runs `kondavo analyze`.
@@ -70,7 +79,21 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         egdb_dir,
         egdb_pieces,
         egdb_build,
+        level,
+        elo,
+        seed,
     } = args;
+    let level = match (level, elo) {
+        (Some(l), _) => l,
+        (None, Some(e)) => {
+            let (l, clamped) = kondavo::level::level_for_elo(variant.base, e).map_err(Error)?;
+            if let Some(m) = clamped {
+                log::warn!("{m}");
+            }
+            l
+        }
+        (None, None) => kondavo::level::FULL,
+    };
     let options = Options {
         variant,
         threads: threads as usize,
@@ -80,6 +103,8 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         egdb_dir,
         egdb_pieces,
         egdb_build,
+        level,
+        seed,
         ..Options::default()
     };
     let mut limits = Limits { depth, nodes, ..Limits::default() };

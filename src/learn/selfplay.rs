@@ -241,6 +241,7 @@ fn think<R: Eval>(
         control: &control,
         model,
         egdb: None,
+        noise: Default::default(),
     };
     search::run(input, |_| {})
 }

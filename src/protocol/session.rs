@@ -7,6 +7,7 @@
 
 use super::hub::{self, Line};
 use crate::engine::{Done, Engine, GameSpec, MAX_HASH_MIB, MoveText, Options, Report};
+use crate::level;
 use crate::notation::{self, MoveNumbering};
 use crate::search::{Control, Limits, Mode};
 use crate::variant::{Base, Variant};
@@ -55,6 +56,10 @@ struct Params {
     egdb_path: Option<String>,
     egdb_pieces: u32,
     egdb_build: bool,
+    level: u8,
+    /// A rating asked for: it picks the level on the rule set's ladder.
+    elo: Option<i32>,
+    seed: u64,
 }
 
 impl Default for Params {
@@ -73,6 +78,9 @@ impl Default for Params {
             egdb_path: None,
             egdb_pieces: 8,
             egdb_build: true,
+            level: level::FULL,
+            elo: None,
+            seed: 0,
         }
     }
 }
@@ -94,6 +102,16 @@ impl Params {
             egdb_dir: self.egdb_path.clone(),
             egdb_pieces: self.egdb_pieces,
             egdb_build: self.egdb_build,
+            level: self.level(),
+            seed: self.seed,
+        }
+    }
+
+    /// The level in force: the one the rating picks when one was asked for.
+    fn level(&self) -> u8 {
+        match self.elo.map(|e| level::level_for_elo(self.base, e)) {
+            Some(Ok((level, _))) => level,
+            _ => self.level,
         }
     }
 
@@ -396,6 +414,27 @@ impl<W: Write> Session<W> {
                     ("type", "bool".into()),
                 ],
             ),
+            int_param("level", usize::from(p.level()), 1, usize::from(level::FULL)),
+            match level::ladder(p.base) {
+                Some(ladder) => hub::format(
+                    "param",
+                    &[
+                        ("name", "elo".into()),
+                        (
+                            "value",
+                            p.elo.unwrap_or(ladder.elo[usize::from(p.level()) - 1]).to_string(),
+                        ),
+                        ("type", "int".into()),
+                        ("min", ladder.elo[0].to_string()),
+                        ("max", ladder.elo[19].to_string()),
+                    ],
+                ),
+                None => hub::format(
+                    "param",
+                    &[("name", "elo".into()), ("value", "none".into()), ("type", "string".into())],
+                ),
+            },
+            int_param("seed", p.seed as usize, 0, u32::MAX as usize),
         ];
         for l in lines {
             self.send(&l);
@@ -467,6 +506,20 @@ impl<W: Write> Session<W> {
             "egdb-build" => {
                 parse_bool(value).map(|b| p.egdb_build = b).ok_or(bad_number("boolean", value))
             }
+            "level" => int_in(value, 1, usize::from(level::FULL)).map(|n| {
+                p.level = n as u8;
+                p.elo = None;
+            }),
+            "elo" => match value.trim().parse::<i32>() {
+                Ok(e) => level::level_for_elo(p.base, e).map(|(_, clamped)| {
+                    if let Some(m) = clamped {
+                        self.error(&format!("elo: {m}"));
+                    }
+                    p.elo = Some(e);
+                }),
+                Err(_) => Err(bad_number("elo", value)),
+            },
+            "seed" => int_in(value, 0, u32::MAX as usize).map(|n| p.seed = n as u64),
             _ => return, // unknown names are accepted silently (lidraughts sends initial-time)
         };
         if let Err(e) = result {

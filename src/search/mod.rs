@@ -210,6 +210,17 @@ pub struct SearchInput<'a, R: Eval> {
     pub model: Option<&'a crate::eval::Model>,
     /// Endgame databases to probe (`None`: none).
     pub egdb: Option<&'a crate::egdb::Egdb>,
+    /// Noise on the evaluation (a handicap of the weaker levels; none by default).
+    pub noise: EvalNoise,
+}
+
+/// A deterministic noise added to every evaluation ([`crate::level::noise`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EvalNoise {
+    /// Largest noise in centi-men (0: none).
+    pub amplitude: i32,
+    /// Seed: another seed, other noise.
+    pub seed: u64,
 }
 
 /// Shared among the workers of one search.

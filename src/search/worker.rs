@@ -79,6 +79,18 @@ impl<'a, R: Eval> Worker<'a, R> {
         }
     }
 
+    /// The static evaluation, with the level's noise if any.
+    #[inline]
+    fn evaluate(&self, pos: &Position<R>) -> Score {
+        let s = evaluate(pos, self.input.model);
+        let noise = self.input.noise;
+        if noise.amplitude > 0 {
+            s + crate::level::noise(pos.key(), noise.seed, noise.amplitude)
+        } else {
+            s
+        }
+    }
+
     fn is_main(&self) -> bool {
         self.id == 0
     }
@@ -458,7 +470,7 @@ impl<'a, R: Eval> Worker<'a, R> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 8 {
-            return evaluate(pos, self.input.model);
+            return self.evaluate(pos);
         }
 
         // 2. Draws by repetition or by the move counter.
@@ -513,7 +525,7 @@ impl<'a, R: Eval> Worker<'a, R> {
         //    above beta stands (never with captures pending on either side, where the
         //    material can swing).
         if !pv_node && !capture_node && !threatened && depth <= 3 && !beta.is_decisive() {
-            let eval = evaluate(pos, self.input.model);
+            let eval = self.evaluate(pos);
             if eval - 90 * depth >= beta {
                 return eval;
             }
@@ -733,7 +745,7 @@ impl<'a, R: Eval> Worker<'a, R> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos, self.input.model);
+            return self.evaluate(pos);
         }
         if let Some(s) = self.probe_egdb(pos, &counters) {
             return s;
@@ -753,7 +765,7 @@ impl<'a, R: Eval> Worker<'a, R> {
                 }
                 next_threat_ok = false;
             } else {
-                let stand = evaluate(pos, self.input.model);
+                let stand = self.evaluate(pos);
                 if stand >= beta {
                     return stand;
                 }

@@ -1,0 +1,187 @@
+//! `kondavo calibrate`: plays the ladder of strength levels (each level against the next, the
+//! upper levels also against full strength) and fits their Elo, anchored at full strength.
+//!
+//! Resumable: the games go to a PDN file, and a rerun plays only what a pair still lacks.
+
+use clap::Args;
+use kondavo::error::{Error, Result};
+use kondavo::level::FULL;
+use kondavo::matches::ratings::{RatedGame, rate};
+use kondavo::matches::{self, Adjudication, MatchConfig, TimeControl, client, openings};
+use kondavo::pdn::parse_pdn;
+use kondavo::variant::Variant;
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Arguments of `kondavo calibrate`.
+#[derive(Args, Debug)]
+pub struct CalibrateArgs {
+    /// Rule set.
+    #[arg(long, short = 'v', default_value = "international")]
+    pub variant: Variant,
+    /// Games per pair of neighbouring levels (rounded up to whole pairs).
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
+    pub games: u64,
+    /// Games of each level from --full-from up against full strength.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    pub full_games: u64,
+    /// The lowest level that also plays full strength.
+    #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u8).range(1..=19))]
+    pub full_from: u8,
+    /// Time control of every game (the levels' node budgets apply within it).
+    #[arg(long, default_value = "10+0.1")]
+    pub tc: String,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub concurrency: u64,
+    /// The PDN file of the ladder's games (read first: a rerun plays only what is missing).
+    #[arg(long)]
+    pub pdn: PathBuf,
+    /// The rating given to full strength.
+    #[arg(long, default_value_t = 2000)]
+    pub anchor: i32,
+    /// Only fit the games already in the PDN file.
+    #[arg(long)]
+    pub fit_only: bool,
+    /// The engine to calibrate (default: this program).
+    #[arg(long)]
+    pub engine: Option<String>,
+}
+
+fn name(level: u8) -> String {
+    format!("level-{level:02}")
+}
+
+/// Runs `kondavo calibrate`.
+pub fn run(a: CalibrateArgs) -> Result<()> {
+    let command = match &a.engine {
+        Some(cmd) => client::split_command(cmd).map_err(Error)?,
+        None => {
+            let exe = std::env::current_exe()
+                .map_err(|e| Error(format!("cannot find this program: {e}")))?;
+            vec![exe.to_string_lossy().into_owned(), "hub".into()]
+        }
+    };
+    let tc = TimeControl::parse(&a.tc)?;
+    let mut pairs: Vec<(u8, u8, u64)> = (1..FULL).map(|l| (l, l + 1, a.games)).collect();
+    if a.full_games > 0 {
+        pairs.extend((a.full_from..FULL - 1).map(|l| (l, FULL, a.full_games)));
+    }
+    if !a.fit_only {
+        let openings = openings::builtin(a.variant)?;
+        for &(low, high, games) in &pairs {
+            let played = count_games(&a.pdn, a.variant, low, high)?;
+            let missing = (games as usize).saturating_sub(played);
+            if missing == 0 {
+                continue;
+            }
+            log::info!("calibration: {} against {}, {missing} games", name(low), name(high));
+            let spec = |level: u8| client::EngineSpec {
+                name: name(level),
+                command: command.clone(),
+                options: vec![
+                    ("level".into(), level.to_string()),
+                    ("seed".into(), level.to_string()),
+                ],
+            };
+            let cfg = MatchConfig {
+                variant: a.variant,
+                engines: [spec(low), spec(high)],
+                games: missing,
+                tc,
+                openings: openings.clone(),
+                concurrency: a.concurrency as usize,
+                pdn: Some(a.pdn.clone()),
+                sprt: None,
+                shard: None,
+                // Another seed for the games added on a rerun.
+                seed: 1 + played as u64,
+                adjudicate: Adjudication::default(),
+                max_moves: 200,
+                margin: Duration::from_millis(100),
+                timeout: Duration::from_secs(60),
+                event: format!("kondavo calibrate {}", a.variant),
+            };
+            let bar = if std::io::stderr().is_terminal() {
+                indicatif::ProgressBar::new(missing as u64)
+            } else {
+                indicatif::ProgressBar::hidden()
+            };
+            bar.set_message(format!("{} - {}", name(low), name(high)));
+            matches::run(&cfg, &mut |p| bar.set_position(p.done as u64))?;
+            bar.finish_and_clear();
+        }
+    }
+    let games = read_games(&a.pdn, a.variant)?;
+    if games.is_empty() {
+        return Err(Error(format!(
+            "no finished {} ladder games in {}",
+            a.variant,
+            a.pdn.display()
+        )));
+    }
+    let list = rate(&games, 0.5);
+    let full = list.iter().find(|r| r.name == name(FULL)).map_or(0.0, |r| r.elo);
+    let by_level: BTreeMap<u8, _> = list
+        .iter()
+        .filter_map(|r| r.name.strip_prefix("level-")?.parse::<u8>().ok().map(|l| (l, r)))
+        .collect();
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "ladder {}: {} games at {}, full strength = {}",
+        a.variant,
+        games.len(),
+        a.tc,
+        a.anchor
+    );
+    let _ = writeln!(out, "{:>5} {:>6} {:>6} {:>6} {:>6}", "level", "elo", "+/-", "games", "score");
+    let mut row = Vec::new();
+    for (level, r) in &by_level {
+        let elo = (f64::from(a.anchor) + r.elo - full).round() as i32;
+        row.push(elo);
+        let _ = writeln!(
+            out,
+            "{level:>5} {elo:>6} {:>6.0} {:>6} {:>5.1}%",
+            r.error,
+            r.games,
+            100.0 * r.points / r.games.max(1) as f64
+        );
+    }
+    if row.len() == usize::from(FULL) {
+        let text: Vec<String> = row.iter().map(i32::to_string).collect();
+        let _ = writeln!(out, "elo: [{}]", text.join(", "));
+    }
+    Ok(())
+}
+
+/// The finished games of `variant` between ladder levels in `path` (none if it is missing).
+fn read_games(path: &std::path::Path, variant: Variant) -> Result<Vec<RatedGame>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error(format!("cannot read {}: {e}", path.display()))),
+    };
+    let mut games = Vec::new();
+    for g in parse_pdn(&text)? {
+        if g.variant().is_some_and(|v| v != variant) {
+            continue;
+        }
+        let Some(score) = g.result.white_points() else { continue };
+        let (Some(w), Some(b)) = (g.tag("White"), g.tag("Black")) else { continue };
+        if w.starts_with("level-") && b.starts_with("level-") {
+            games.push(RatedGame { white: w.to_string(), black: b.to_string(), score });
+        }
+    }
+    Ok(games)
+}
+
+fn count_games(path: &std::path::Path, variant: Variant, a: u8, b: u8) -> Result<usize> {
+    let (a, b) = (name(a), name(b));
+    Ok(read_games(path, variant)?
+        .iter()
+        .filter(|g| (g.white == a && g.black == b) || (g.white == b && g.black == a))
+        .count())
+}

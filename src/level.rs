@@ -1,0 +1,184 @@
+//! Playing strength levels: 1 (a beginner's opponent) to 20 (full strength).
+//!
+//! A level below 20 is a handicap on the search of a move to play (never on analysis): a node
+//! budget that grows by a factor 1.8 a level, the rule set's simple hand-set evaluation at the
+//! bottom five levels, a deterministic noise on every evaluated position at the bottom ten,
+//! and a choice among the best few root moves (multi-PV) within a margin that shrinks as the
+//! level rises, weighted towards the better ones. Level 19 plays its best move at a node
+//! budget; from level 9 up the margin stays below the value of a man, so a move that loses
+//! a piece to the search's eye is never chosen. This is lidraughts' recipe (node limits and a
+//! simple evaluation, `../shared/strength-research.md` section 6) with Stockfish's multi-PV
+//! choice on top, so that weak play makes plausible mistakes rather than random moves.
+
+use crate::score::Score;
+use crate::variant::Base;
+
+/// Full strength: no handicap.
+pub const FULL: u8 = 20;
+
+/// What a level below [`FULL`] changes in the search of a move to play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Handicap {
+    /// Nodes searched at most for a move (the clock may stop the search sooner).
+    pub nodes: u64,
+    /// Evaluate with the rule set's hand-set weights instead of its learned ones.
+    pub hand_eval: bool,
+    /// Largest noise added to an evaluation, in centi-men (0: none).
+    pub noise: i32,
+    /// Root moves searched as separate lines to choose from.
+    pub lines: usize,
+    /// How far below the best line's score a chosen move may be, in centi-men.
+    pub margin: i32,
+}
+
+/// The handicap of `level` (`None` at full strength; levels are clamped to 1..=20).
+pub fn handicap(level: u8) -> Option<Handicap> {
+    let level = level.clamp(1, FULL);
+    if level == FULL {
+        return None;
+    }
+    let l = i32::from(level);
+    Some(Handicap {
+        nodes: (60.0 * 1.8f64.powi(l - 1)).round() as u64,
+        hand_eval: level <= 5,
+        noise: (60 - 6 * (l - 1)).max(0),
+        lines: if level <= 16 { 4 } else { 1 },
+        margin: (200 - 13 * (l - 1)).max(0),
+    })
+}
+
+/// The line to play among `scores` (best first, as the search reports its lines): one within
+/// `margin` of the best, drawn with weight exp(-(best - score) / (margin / 3)), reproducibly
+/// from `seed`. A decisive best score (a found win or loss) is always played.
+pub fn choose(scores: &[Score], margin: i32, seed: u64) -> usize {
+    let Some(&best) = scores.first() else { return 0 };
+    if margin <= 0 || best.is_decisive() || best.is_database() {
+        return 0;
+    }
+    let temperature = f64::from(margin.max(3)) / 3.0;
+    let weights: Vec<f64> = scores
+        .iter()
+        .map(|&s| {
+            let gap = (best.0 - s.0).max(0);
+            if s.is_decisive() || s.is_database() || gap > margin {
+                0.0
+            } else {
+                (-f64::from(gap) / temperature).exp()
+            }
+        })
+        .collect();
+    let total: f64 = weights.iter().sum();
+    if total <= 0.0 {
+        return 0;
+    }
+    let mut x = unit(mix(seed)) * total;
+    for (i, w) in weights.iter().enumerate() {
+        if x < *w {
+            return i;
+        }
+        x -= w;
+    }
+    0
+}
+
+/// The noise added to the evaluation of the position with hash `key`: uniform in
+/// `-amplitude..=amplitude`, the same every time the position is met in a search (so the hash
+/// table stays consistent), different for another `seed`.
+#[inline]
+pub fn noise(key: u64, seed: u64, amplitude: i32) -> i32 {
+    if amplitude <= 0 {
+        return 0;
+    }
+    let span = 2 * amplitude as u64 + 1;
+    (mix(key ^ seed.rotate_left(17)) % span) as i32 - amplitude
+}
+
+/// SplitMix64's finaliser: a well-mixed 64-bit hash of `x`.
+pub fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn unit(x: u64) -> f64 {
+    (x >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// A rule set's ladder: the Elo of each level 1..=20 (index 0 is level 1), measured by
+/// `kondavo calibrate` and anchored at full strength.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ladder {
+    /// The Elo of levels 1 to 20.
+    pub elo: [i32; 20],
+    /// Where the figures come from.
+    pub source: &'static str,
+}
+
+/// The ladder of `base`, once measured.
+pub fn ladder(base: Base) -> Option<&'static Ladder> {
+    LADDERS.iter().find(|(b, _)| *b == base).map(|(_, l)| l)
+}
+
+/// The measured ladders (`kondavo calibrate`).
+static LADDERS: &[(Base, Ladder)] = &[];
+
+/// The level whose rating is nearest to `elo` on the ladder of `base`, and, when `elo` is
+/// outside the ladder's range, the message that says it was clamped. An error when the rule
+/// set has no measured ladder yet.
+pub fn level_for_elo(base: Base, elo: i32) -> Result<(u8, Option<String>), String> {
+    let l = &ladder(base)
+        .ok_or_else(|| format!("no measured Elo ladder for {} yet: set level instead", base.id()))?
+        .elo;
+    let (lo, hi) = (l[0], l[19]);
+    let clamped = elo.clamp(lo, hi);
+    let message = (clamped != elo).then(|| {
+        format!("elo {elo} is outside the {} ladder ({lo} to {hi}): using {clamped}", base.id())
+    });
+    let level = (0..20).min_by_key(|&i| (l[i] - clamped).abs()).unwrap_or(19) as u8 + 1;
+    Ok((level, message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_handicap_weakens_steadily_as_the_level_falls() {
+        assert!(handicap(FULL).is_none());
+        for level in 1..FULL - 1 {
+            let (a, b) = (handicap(level).unwrap(), handicap(level + 1).unwrap());
+            assert!(a.nodes < b.nodes, "level {level}");
+            assert!(a.noise >= b.noise && a.margin >= b.margin && a.lines >= b.lines);
+            assert!(a.hand_eval || !b.hand_eval);
+        }
+        // From level 9 a man is never given away on purpose.
+        for level in 9..FULL {
+            assert!(handicap(level).unwrap().margin < 100, "level {level}");
+        }
+        assert_eq!(handicap(0), handicap(1));
+    }
+
+    #[test]
+    fn the_choice_stays_within_the_margin_and_favours_the_better_lines() {
+        let scores = [Score(50), Score(30), Score(-10), Score(-300)];
+        let mut counts = [0; 4];
+        for seed in 0..4000 {
+            counts[choose(&scores, 100, seed)] += 1;
+        }
+        assert_eq!(counts[3], 0, "a line 350 below the best is outside a 100 margin");
+        assert!(counts[0] > counts[1] && counts[1] > counts[2] && counts[2] > 0, "{counts:?}");
+        assert!((0..100).all(|s| choose(&scores, 0, s) == 0));
+        assert!((0..100).all(|s| choose(&[Score::win_in(5), Score(0)], 100, s) == 0));
+    }
+
+    #[test]
+    fn noise_is_bounded_reproducible_and_seeded() {
+        let values: Vec<i32> = (0..1000u64).map(|k| noise(mix(k), 7, 30)).collect();
+        assert!(values.iter().all(|v| v.abs() <= 30));
+        assert!(values.iter().any(|&v| v > 20) && values.iter().any(|&v| v < -20));
+        assert_eq!(noise(12345, 7, 30), noise(12345, 7, 30));
+        assert!((0..50u64).any(|k| noise(k, 7, 30) != noise(k, 8, 30)));
+        assert_eq!(noise(12345, 7, 0), 0);
+    }
+}
