@@ -314,7 +314,7 @@ fn model_of(options: &Options) -> Result<Option<Arc<Model>>> {
     match &options.eval_file {
         Some(path) => {
             let m = Model::load(std::path::Path::new(path))?;
-            m.check_rule_set(options.variant.base)?;
+            m.check_rule_set(eval::model_base(options.variant.base))?;
             Ok(Some(Arc::new(m)))
         }
         None => Ok(eval::builtin_model(options.variant.base)),

@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use std::fmt;
 use std::str::FromStr;
 
-/// One of the nine rule sets, without the optional-capture option.
+/// One of the rule sets, without the optional-capture option.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Base {
     /// International (Polish) draughts, 10x10.
@@ -27,6 +27,9 @@ pub enum Base {
     Czech,
     /// Turkish draughts (dama).
     Turkish,
+    /// Killer draughts: international, but a king ending its capture on a king lands
+    /// directly behind it.
+    Killer,
 }
 
 /// How a rule set writes squares in its native notation.
@@ -39,8 +42,8 @@ pub enum Squares {
 }
 
 impl Base {
-    /// The nine rule sets in their canonical order.
-    pub const ALL: [Base; 9] = [
+    /// The rule sets in their canonical order.
+    pub const ALL: [Base; 10] = [
         Base::International,
         Base::Brazilian,
         Base::Russian,
@@ -50,6 +53,7 @@ impl Base {
         Base::Spanish,
         Base::Czech,
         Base::Turkish,
+        Base::Killer,
     ];
 
     /// The canonical id.
@@ -64,6 +68,7 @@ impl Base {
             Base::Spanish => "spanish",
             Base::Czech => "czech",
             Base::Turkish => "turkish",
+            Base::Killer => "killer",
         }
     }
 
@@ -79,6 +84,7 @@ impl Base {
             Base::Spanish => &[],
             Base::Czech => &[],
             Base::Turkish => &["dama"],
+            Base::Killer => &["killer-draughts"],
         }
     }
 
@@ -90,13 +96,15 @@ impl Base {
 
     /// True for the 10x10 board.
     pub const fn is_10x10(self) -> bool {
-        matches!(self, Base::International)
+        matches!(self, Base::International | Base::Killer)
     }
 
     /// How the native notation writes squares.
     pub const fn squares(self) -> Squares {
         match self {
-            Base::International | Base::English | Base::Italian | Base::Spanish => Squares::Numeric,
+            Base::International | Base::Killer | Base::English | Base::Italian | Base::Spanish => {
+                Squares::Numeric
+            }
             _ => Squares::Algebraic,
         }
     }
@@ -121,10 +129,11 @@ impl Base {
         matches!(self, Base::Italian | Base::Spanish)
     }
 
-    /// The PDN `GameType` tag value.
+    /// The PDN `GameType` tag value. Killer has no number of its own: it is written with
+    /// the international code and a `Variant` tag (see [`crate::pdn::variant_tag`]).
     pub const fn pdn_gametype(self) -> &'static str {
         match self {
-            Base::International => "20,W,10,10,N2,0",
+            Base::International | Base::Killer => "20,W,10,10,N2,0",
             Base::English => "21,B,8,8,N1,0",
             Base::Italian => "22,W,8,8,N2,1",
             Base::Spanish => "24,W,8,8,N1,1",
@@ -138,7 +147,7 @@ impl Base {
     /// Pieces per side at the start.
     pub const fn men_per_side(self) -> u32 {
         match self {
-            Base::International => 20,
+            Base::International | Base::Killer => 20,
             Base::Turkish => 16,
             _ => 12,
         }
@@ -246,6 +255,10 @@ macro_rules! with_rules {
                 type $R = $crate::rules::International;
                 $body
             }
+            (__B::Killer, _) => {
+                type $R = $crate::rules::Killer;
+                $body
+            }
             (__B::Brazilian, false) => {
                 type $R = $crate::rules::Brazilian;
                 $body
@@ -336,8 +349,8 @@ mod tests {
 
     #[test]
     fn unknown_rule_set_is_an_error_naming_it() {
-        let err = "frisian".parse::<Variant>().unwrap_err();
-        assert!(err.0.contains("frisian"), "{err}");
+        let err = "frisia".parse::<Variant>().unwrap_err();
+        assert!(err.0.contains("frisia"), "{err}");
         assert!("international-optional".parse::<Variant>().is_err());
     }
 
@@ -346,6 +359,6 @@ mod tests {
         for v in Variant::all() {
             assert_eq!(v.name().parse::<Variant>().unwrap(), v);
         }
-        assert_eq!(Variant::all().len(), 17);
+        assert_eq!(Variant::all().len(), 2 * Base::ALL.len() - 2);
     }
 }

@@ -370,3 +370,27 @@ fn optional_capture_keeps_precedence() {
         sorted(&["c3xg7", "c3-d2"]).into_iter().filter(|m| m != "c3-d2").collect::<Vec<_>>()
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// killer
+
+/// Killer (lidraughts, "Killer"): a king whose capture ends by taking a king lands on the
+/// square directly behind it. International lets 46 land anywhere beyond the king on 28; in
+/// killer only 23 remains.
+#[test]
+fn killer_king_taking_king_last_lands_directly_behind() {
+    let international = ["46x23", "46x19", "46x14", "46x10", "46x5"];
+    assert_eq!(legal("international", "W:WK46:BK28"), sorted(&international));
+    assert_eq!(legal("killer", "W:WK46:BK28"), sorted(&["46x23"]));
+}
+
+/// The killer landing binds only the last piece taken: a king taking a man lands anywhere
+/// beyond it, and a king taking the king on 37 and then the man on 22 lands on 17, 11 or 6.
+#[test]
+fn killer_landing_rule_binds_only_the_last_piece_taken() {
+    let beyond_man = ["46x23", "46x19", "46x14", "46x10", "46x5"];
+    assert_eq!(legal("killer", "W:WK46:B28"), sorted(&beyond_man));
+    assert_eq!(legal("killer", "W:WK46:BK37,22"), sorted(&["46x17", "46x11", "46x6"]));
+    // A man taking a king stops behind it in every rule set; a man is not bound further.
+    assert_eq!(legal("killer", "W:W32:BK28"), sorted(&["32x23"]));
+}

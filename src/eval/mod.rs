@@ -20,6 +20,7 @@ mod czech;
 mod english;
 mod international;
 mod italian;
+mod killer;
 pub mod layout;
 pub mod model;
 mod russian;
@@ -291,8 +292,18 @@ static BUILTIN: Lazy<Vec<Option<Arc<Model>>>> = Lazy::new(|| {
         .collect()
 });
 
+/// The rule set whose learned models `base` plays with: its own, except killer, which differs
+/// from international only in one rare king capture and uses the international models.
+pub const fn model_base(base: Base) -> Base {
+    match base {
+        Base::Killer => Base::International,
+        b => b,
+    }
+}
+
 /// The built-in model of a rule set (`None`: it plays with the hand-set weights).
 pub fn builtin_model(base: Base) -> Option<Arc<Model>> {
+    let base = model_base(base);
     let i = Base::ALL.iter().position(|&b| b == base)?;
     BUILTIN[i].clone()
 }

@@ -11,6 +11,7 @@ mod czech;
 mod english;
 mod international;
 mod italian;
+mod killer;
 mod russian;
 mod spanish;
 mod turkish;
@@ -21,6 +22,7 @@ pub use czech::Czech;
 pub use english::English;
 pub use international::International;
 pub use italian::Italian;
+pub use killer::Killer;
 pub use russian::Russian;
 pub use spanish::Spanish;
 pub use turkish::Turkish;
@@ -75,6 +77,9 @@ pub trait Rules: Copy + Send + Sync + Default + Debug + Eq + Hash + 'static {
     const IMMEDIATE_REMOVAL: bool = false;
     /// Which capture must be chosen among the available ones.
     const PRECEDENCE: Precedence;
+    /// A king whose capture ends by taking a king must land on the square directly behind
+    /// it (killer draughts); otherwise it may land on any free square beyond.
+    const KING_TAKING_KING_LANDS_BEHIND: bool = false;
 
     /// The runtime identity, including the optional-capture option.
     fn variant() -> Variant {
@@ -140,4 +145,5 @@ impl<R: Rules> Rules for Optional<R> {
     const PROMOTE_MID_CAPTURE: bool = R::PROMOTE_MID_CAPTURE;
     const IMMEDIATE_REMOVAL: bool = R::IMMEDIATE_REMOVAL;
     const PRECEDENCE: Precedence = R::PRECEDENCE;
+    const KING_TAKING_KING_LANDS_BEHIND: bool = R::KING_TAKING_KING_LANDS_BEHIND;
 }
