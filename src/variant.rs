@@ -30,6 +30,11 @@ pub enum Base {
     /// Killer draughts: international, but a king ending its capture on a king lands
     /// directly behind it.
     Killer,
+    /// Breakthrough: international moves and captures; the first side to crown a king wins.
+    Breakthrough,
+    /// Antidraughts (losing draughts): international moves and captures; the side left
+    /// without a legal move wins.
+    Antidraughts,
 }
 
 /// How a rule set writes squares in its native notation.
@@ -43,7 +48,7 @@ pub enum Squares {
 
 impl Base {
     /// The rule sets in their canonical order.
-    pub const ALL: [Base; 10] = [
+    pub const ALL: [Base; 12] = [
         Base::International,
         Base::Brazilian,
         Base::Russian,
@@ -54,6 +59,8 @@ impl Base {
         Base::Czech,
         Base::Turkish,
         Base::Killer,
+        Base::Breakthrough,
+        Base::Antidraughts,
     ];
 
     /// The canonical id.
@@ -69,6 +76,8 @@ impl Base {
             Base::Czech => "czech",
             Base::Turkish => "turkish",
             Base::Killer => "killer",
+            Base::Breakthrough => "breakthrough",
+            Base::Antidraughts => "antidraughts",
         }
     }
 
@@ -85,6 +94,8 @@ impl Base {
             Base::Czech => &[],
             Base::Turkish => &["dama"],
             Base::Killer => &["killer-draughts"],
+            Base::Breakthrough => &["bt"],
+            Base::Antidraughts => &["losing", "anti", "giveaway"],
         }
     }
 
@@ -96,15 +107,19 @@ impl Base {
 
     /// True for the 10x10 board.
     pub const fn is_10x10(self) -> bool {
-        matches!(self, Base::International | Base::Killer)
+        matches!(self, Base::International | Base::Killer | Base::Breakthrough | Base::Antidraughts)
     }
 
     /// How the native notation writes squares.
     pub const fn squares(self) -> Squares {
         match self {
-            Base::International | Base::Killer | Base::English | Base::Italian | Base::Spanish => {
-                Squares::Numeric
-            }
+            Base::International
+            | Base::Killer
+            | Base::Breakthrough
+            | Base::Antidraughts
+            | Base::English
+            | Base::Italian
+            | Base::Spanish => Squares::Numeric,
             _ => Squares::Algebraic,
         }
     }
@@ -129,11 +144,14 @@ impl Base {
         matches!(self, Base::Italian | Base::Spanish)
     }
 
-    /// The PDN `GameType` tag value. Killer has no number of its own: it is written with
-    /// the international code and a `Variant` tag (see [`crate::pdn::variant_tag`]).
+    /// The PDN `GameType` tag value. Killer, breakthrough and antidraughts have no number of
+    /// their own (pydraughts writes 20 for them too): they are written with the international
+    /// code and a `Variant` tag (see [`crate::pdn::variant_tag`]).
     pub const fn pdn_gametype(self) -> &'static str {
         match self {
-            Base::International | Base::Killer => "20,W,10,10,N2,0",
+            Base::International | Base::Killer | Base::Breakthrough | Base::Antidraughts => {
+                "20,W,10,10,N2,0"
+            }
             Base::English => "21,B,8,8,N1,0",
             Base::Italian => "22,W,8,8,N2,1",
             Base::Spanish => "24,W,8,8,N1,1",
@@ -147,7 +165,7 @@ impl Base {
     /// Pieces per side at the start.
     pub const fn men_per_side(self) -> u32 {
         match self {
-            Base::International | Base::Killer => 20,
+            Base::International | Base::Killer | Base::Breakthrough | Base::Antidraughts => 20,
             Base::Turkish => 16,
             _ => 12,
         }
@@ -259,6 +277,14 @@ macro_rules! with_rules {
                 type $R = $crate::rules::Killer;
                 $body
             }
+            (__B::Breakthrough, _) => {
+                type $R = $crate::rules::Breakthrough;
+                $body
+            }
+            (__B::Antidraughts, _) => {
+                type $R = $crate::rules::Antidraughts;
+                $body
+            }
             (__B::Brazilian, false) => {
                 type $R = $crate::rules::Brazilian;
                 $body
@@ -359,6 +385,7 @@ mod tests {
         for v in Variant::all() {
             assert_eq!(v.name().parse::<Variant>().unwrap(), v);
         }
-        assert_eq!(Variant::all().len(), 2 * Base::ALL.len() - 2);
+        let boards10 = Base::ALL.iter().filter(|b| b.is_10x10()).count();
+        assert_eq!(Variant::all().len(), 2 * Base::ALL.len() - boards10);
     }
 }

@@ -113,7 +113,7 @@ pub const PARAMS: [(Base, Params); 9] = [
 /// row (their scores are on the same scale of men).
 pub const fn fitted_base(base: Base) -> Base {
     match base {
-        Base::Killer => Base::International,
+        Base::Killer | Base::Breakthrough | Base::Antidraughts => Base::International,
         b => b,
     }
 }

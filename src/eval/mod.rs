@@ -15,7 +15,9 @@
 //!
 //! The optional-capture variants use their base rule set's weights.
 
+mod antidraughts;
 mod brazilian;
+mod breakthrough;
 mod czech;
 mod english;
 mod international;
@@ -32,7 +34,7 @@ use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::geometry::{Geometry, Shape};
 use crate::position::Position;
-use crate::rules::{Optional, Rules};
+use crate::rules::{Goal, Optional, Rules};
 use crate::score::Score;
 use crate::variant::Base;
 pub use model::Model;
@@ -69,6 +71,13 @@ pub struct Weights {
 pub trait Eval: Rules {
     /// The rule set's weights.
     const WEIGHTS: Weights;
+
+    /// The hand-set evaluation of `pos` for White, before the endgame terms: the weighted
+    /// terms, unless the rule set's goal asks for terms of its own (breakthrough,
+    /// antidraughts).
+    fn hand(pos: &Position<Self>) -> i32 {
+        hand_score(pos)
+    }
 }
 
 impl<R: Eval> Eval for Optional<R> {
@@ -220,9 +229,10 @@ fn hand_score<R: Eval>(pos: &Position<R>) -> i32 {
 pub fn evaluate<R: Eval>(pos: &Position<R>, model: Option<&Model>) -> Score {
     let s = match model {
         Some(m) => m.white_score(pos),
-        None => hand_score(pos),
+        None => R::hand(pos),
     };
-    let s = endgame(pos, s);
+    // The drive against lone kings and the drawn-material scaling are for the standard goal.
+    let s = if R::GOAL == Goal::Standard { endgame(pos, s) } else { s };
     Score(if pos.side() == Color::White { s } else { -s })
 }
 
