@@ -172,7 +172,7 @@ impl Base {
     }
 }
 
-/// A rule set as chosen at run time: one of the nine, with or without the optional-capture
+/// A rule set as chosen at run time: one of the rule sets, with or without the optional-capture
 /// house option (8x8 boards only).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Variant {
@@ -196,7 +196,7 @@ impl Variant {
         Ok(Variant { base, optional_capture: optional })
     }
 
-    /// Every variant: the nine rule sets, then the eight optional-capture ones.
+    /// Every variant: the rule sets, then the optional-capture ones (8x8 only).
     pub fn all() -> Vec<Variant> {
         let mut v: Vec<Variant> = Base::ALL.into_iter().map(Variant::new).collect();
         v.extend(
