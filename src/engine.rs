@@ -407,7 +407,7 @@ fn model_of(options: &Options) -> Result<Option<Arc<Model>>> {
     match &options.eval_file {
         Some(path) => {
             let m = Model::load(std::path::Path::new(path))?;
-            m.check_rule_set(options.variant.base)?;
+            m.check_rule_set(eval::model_base(options.variant.base))?;
             Ok(Some(Arc::new(m)))
         }
         None => Ok(eval::builtin_model(options.variant.base)),
@@ -417,7 +417,10 @@ fn model_of(options: &Options) -> Result<Option<Arc<Model>>> {
 /// The endgame databases `options` ask for: those present up to `egdb_pieces` pieces in
 /// its directory; a damaged file is a warning and is left out.
 fn egdb_of(options: &Options) -> Option<Arc<Egdb>> {
-    if options.egdb_pieces < 2 {
+    // The databases are built for the standard goal (no move loses): not for antidraughts or
+    // breakthrough.
+    let standard = with_rules!(options.variant, R => <R as crate::rules::Rules>::GOAL == crate::rules::Goal::Standard);
+    if options.egdb_pieces < 2 || !standard {
         return None;
     }
     let dir = options.egdb_dir.as_ref().map_or_else(crate::egdb::default_dir, |d| d.into());

@@ -47,7 +47,7 @@ impl DrawRules {
                 reset_on_promotion: false,
                 fmjd_endgames: true,
             },
-            Base::International => DrawRules {
+            b if b.is_10x10() => DrawRules {
                 limit: 120,
                 reset_on_man_move: true,
                 reset_on_promotion: false,
@@ -295,8 +295,11 @@ impl<R: Rules> Game<R> {
     /// The result if the game is over.
     pub fn outcome(&self) -> Option<Outcome> {
         let pos = self.position();
+        if let Some(winner) = crate::rules::crowned_winner(pos) {
+            return Some(Outcome::Win(winner));
+        }
         if pos.legal_moves().is_empty() {
-            return Some(Outcome::Win(!pos.side()));
+            return Some(Outcome::Win(crate::rules::winner_without_moves(pos)));
         }
         if self.occurrences() >= 3 {
             return Some(Outcome::Repetition);

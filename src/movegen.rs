@@ -318,6 +318,14 @@ impl<R: Rules, S: Sink> Capture<'_, R, S> {
                 self.pop();
             }
             if !goes_on {
+                // Killer: a king ending its capture on a king lands directly behind it.
+                let landings = if R::KING_TAKING_KING_LANDS_BEHIND
+                    && self.them_kings & (1u64 << victim) != 0
+                {
+                    1u64 << nearest::<R::Geo>(landings, d)
+                } else {
+                    landings
+                };
                 for l in Bitboard(landings) {
                     self.push(l);
                     self.emit(l, next);

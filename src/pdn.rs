@@ -107,10 +107,13 @@ impl PdnGame {
     }
 }
 
-/// The `Variant` tag a game of `variant` needs besides its `GameType`: ukrainian shares the
-/// russian code, and the optional-capture option has none of its own.
+/// The `Variant` tag a game of `variant` needs besides its `GameType`: a rule set sharing an
+/// earlier one's code (ukrainian the russian one, killer the international one), and the
+/// optional-capture option, have none of their own.
 pub fn variant_tag(variant: Variant) -> Option<(String, String)> {
-    (variant.base == Base::Ukrainian || variant.optional_capture)
+    let code = variant.base.pdn_gametype();
+    let first = Base::ALL.into_iter().find(|b| b.pdn_gametype() == code);
+    (first != Some(variant.base) || variant.optional_capture)
         .then(|| ("Variant".to_string(), variant.name()))
 }
 

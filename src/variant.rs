@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use std::fmt;
 use std::str::FromStr;
 
-/// One of the nine rule sets, without the optional-capture option.
+/// One of the rule sets, without the optional-capture option.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Base {
     /// International (Polish) draughts, 10x10.
@@ -27,6 +27,14 @@ pub enum Base {
     Czech,
     /// Turkish draughts (dama).
     Turkish,
+    /// Killer draughts: international, but a king ending its capture on a king lands
+    /// directly behind it.
+    Killer,
+    /// Breakthrough: international moves and captures; the first side to crown a king wins.
+    Breakthrough,
+    /// Antidraughts (losing draughts): international moves and captures; the side left
+    /// without a legal move wins.
+    Antidraughts,
 }
 
 /// How a rule set writes squares in its native notation.
@@ -39,8 +47,8 @@ pub enum Squares {
 }
 
 impl Base {
-    /// The nine rule sets in their canonical order.
-    pub const ALL: [Base; 9] = [
+    /// The rule sets in their canonical order.
+    pub const ALL: [Base; 12] = [
         Base::International,
         Base::Brazilian,
         Base::Russian,
@@ -50,6 +58,9 @@ impl Base {
         Base::Spanish,
         Base::Czech,
         Base::Turkish,
+        Base::Killer,
+        Base::Breakthrough,
+        Base::Antidraughts,
     ];
 
     /// The canonical id.
@@ -64,6 +75,9 @@ impl Base {
             Base::Spanish => "spanish",
             Base::Czech => "czech",
             Base::Turkish => "turkish",
+            Base::Killer => "killer",
+            Base::Breakthrough => "breakthrough",
+            Base::Antidraughts => "antidraughts",
         }
     }
 
@@ -79,6 +93,9 @@ impl Base {
             Base::Spanish => &[],
             Base::Czech => &[],
             Base::Turkish => &["dama"],
+            Base::Killer => &["killer-draughts"],
+            Base::Breakthrough => &["bt"],
+            Base::Antidraughts => &["losing", "anti", "giveaway"],
         }
     }
 
@@ -90,13 +107,19 @@ impl Base {
 
     /// True for the 10x10 board.
     pub const fn is_10x10(self) -> bool {
-        matches!(self, Base::International)
+        matches!(self, Base::International | Base::Killer | Base::Breakthrough | Base::Antidraughts)
     }
 
     /// How the native notation writes squares.
     pub const fn squares(self) -> Squares {
         match self {
-            Base::International | Base::English | Base::Italian | Base::Spanish => Squares::Numeric,
+            Base::International
+            | Base::Killer
+            | Base::Breakthrough
+            | Base::Antidraughts
+            | Base::English
+            | Base::Italian
+            | Base::Spanish => Squares::Numeric,
             _ => Squares::Algebraic,
         }
     }
@@ -121,10 +144,14 @@ impl Base {
         matches!(self, Base::Italian | Base::Spanish)
     }
 
-    /// The PDN `GameType` tag value.
+    /// The PDN `GameType` tag value. Killer, breakthrough and antidraughts have no number of
+    /// their own (pydraughts writes 20 for them too): they are written with the international
+    /// code and a `Variant` tag (see [`crate::pdn::variant_tag`]).
     pub const fn pdn_gametype(self) -> &'static str {
         match self {
-            Base::International => "20,W,10,10,N2,0",
+            Base::International | Base::Killer | Base::Breakthrough | Base::Antidraughts => {
+                "20,W,10,10,N2,0"
+            }
             Base::English => "21,B,8,8,N1,0",
             Base::Italian => "22,W,8,8,N2,1",
             Base::Spanish => "24,W,8,8,N1,1",
@@ -138,14 +165,14 @@ impl Base {
     /// Pieces per side at the start.
     pub const fn men_per_side(self) -> u32 {
         match self {
-            Base::International => 20,
+            Base::International | Base::Killer | Base::Breakthrough | Base::Antidraughts => 20,
             Base::Turkish => 16,
             _ => 12,
         }
     }
 }
 
-/// A rule set as chosen at run time: one of the nine, with or without the optional-capture
+/// A rule set as chosen at run time: one of the rule sets, with or without the optional-capture
 /// house option (8x8 boards only).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Variant {
@@ -169,7 +196,7 @@ impl Variant {
         Ok(Variant { base, optional_capture: optional })
     }
 
-    /// Every variant: the nine rule sets, then the eight optional-capture ones.
+    /// Every variant: the rule sets, then the optional-capture ones (8x8 only).
     pub fn all() -> Vec<Variant> {
         let mut v: Vec<Variant> = Base::ALL.into_iter().map(Variant::new).collect();
         v.extend(
@@ -244,6 +271,18 @@ macro_rules! with_rules {
         match (__v.base, __v.optional_capture) {
             (__B::International, _) => {
                 type $R = $crate::rules::International;
+                $body
+            }
+            (__B::Killer, _) => {
+                type $R = $crate::rules::Killer;
+                $body
+            }
+            (__B::Breakthrough, _) => {
+                type $R = $crate::rules::Breakthrough;
+                $body
+            }
+            (__B::Antidraughts, _) => {
+                type $R = $crate::rules::Antidraughts;
                 $body
             }
             (__B::Brazilian, false) => {
@@ -336,8 +375,8 @@ mod tests {
 
     #[test]
     fn unknown_rule_set_is_an_error_naming_it() {
-        let err = "frisian".parse::<Variant>().unwrap_err();
-        assert!(err.0.contains("frisian"), "{err}");
+        let err = "frisia".parse::<Variant>().unwrap_err();
+        assert!(err.0.contains("frisia"), "{err}");
         assert!("international-optional".parse::<Variant>().is_err());
     }
 
@@ -346,6 +385,7 @@ mod tests {
         for v in Variant::all() {
             assert_eq!(v.name().parse::<Variant>().unwrap(), v);
         }
-        assert_eq!(Variant::all().len(), 17);
+        let boards10 = Base::ALL.iter().filter(|b| b.is_10x10()).count();
+        assert_eq!(Variant::all().len(), 2 * Base::ALL.len() - boards10);
     }
 }

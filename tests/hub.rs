@@ -164,7 +164,8 @@ fn handshake_declares_params_with_variant_first_and_values_last() {
         "{variant}"
     );
     assert!(variant.ends_with(
-        "international brazilian russian ukrainian english italian spanish czech turkish\""
+        "international brazilian russian ukrainian english italian spanish czech turkish killer \
+         breakthrough antidraughts\""
     ));
     for l in &lines {
         fields(l);

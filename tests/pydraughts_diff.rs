@@ -6,9 +6,10 @@
 //! computed by pydraughts on a few hundred reproducible positions per rule set and exits non-zero
 //! on any mismatch.
 //!
-//! A missing venv skips the test with a note on stderr, unless `KONDAVO_REQUIRE_PYDRAUGHTS=1`,
-//! which turns it into a failure (CI sets it after running `.ci/pyenv.sh`).
-//! `KONDAVO_VENV_DIR` points at another folder holding `pd057/` and `pd067/` (default `.venv`).
+//! A missing venv is made under `target/pyvenv/` when pip can reach the package index; when it
+//! cannot, the test is skipped with a `pydraughts tests SKIPPED` line that shows on the terminal
+//! (or fails, with `KONDAVO_REQUIRE_PYDRAUGHTS=1`; CI sets it). See `tests/pyvenv` for the
+//! places looked in and the environment variables.
 
 mod pyvenv;
 
@@ -34,7 +35,8 @@ fn run_diff(venv: &str, extra: &[&str]) {
     );
 }
 
-/// pydraughts 0.6.7: all six rule sets it has (plus ukrainian against its russian).
+/// pydraughts 0.6.7: all eight rule sets it has that kondavo plays (plus ukrainian against its
+/// russian).
 #[test]
 fn perft_matches_pydraughts_067() {
     run_diff("pd067", &[]);

@@ -8,9 +8,10 @@
 //! that kondavo loses on its turn and must end with GAMEEND. Every kondavo move must be legal by
 //! pydraughts' rules and kondavo's record of each result must agree with pydraughts.
 //!
-//! A missing venv skips the test with a note on stderr, unless `KONDAVO_REQUIRE_PYDRAUGHTS=1`,
-//! which turns it into a failure (CI sets it after running `.ci/pyenv.sh`).
-//! `KONDAVO_VENV_DIR` points at another folder holding `pd057/` and `pd067/` (default `.venv`).
+//! A missing venv is made under `target/pyvenv/` when pip can reach the package index; when it
+//! cannot, the test is skipped with a `pydraughts tests SKIPPED` line that shows on the terminal
+//! (or fails, with `KONDAVO_REQUIRE_PYDRAUGHTS=1`; CI sets it). See `tests/pyvenv` for the
+//! places looked in and the environment variables.
 //!
 //! The two tests take turns (a lock): pydraughts busy-waits for every answer, and two runs at
 //! once would starve kondavo's clock on a small machine. About 15 s each.

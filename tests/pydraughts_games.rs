@@ -13,9 +13,10 @@
 //!
 //! Full timestamped transcripts of every game go to `$CARGO_TARGET_TMPDIR/hub_games/<venv>/`.
 //!
-//! A missing venv skips the test with a note on stderr, unless `KONDAVO_REQUIRE_PYDRAUGHTS=1`,
-//! which turns it into a failure (CI sets it after running `.ci/pyenv.sh`).
-//! `KONDAVO_VENV_DIR` points at another folder holding `pd057/` and `pd067/` (default `.venv`).
+//! A missing venv is made under `target/pyvenv/` when pip can reach the package index; when it
+//! cannot, the test is skipped with a `pydraughts tests SKIPPED` line that shows on the terminal
+//! (or fails, with `KONDAVO_REQUIRE_PYDRAUGHTS=1`; CI sets it). See `tests/pyvenv` for the
+//! places looked in and the environment variables.
 //!
 //! The two tests take turns (a lock): the games are timed, and two matches at once on a small
 //! machine would mostly measure each other. About two minutes each on 2 cores.

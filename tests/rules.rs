@@ -4,9 +4,11 @@
 mod common;
 
 use common::{fen_after, find, keep_list, legal, sorted};
+use kondavo::color::Color;
+use kondavo::game::{DrawRules, Game, Outcome};
 use kondavo::notation::parse_position;
 use kondavo::position::Position;
-use kondavo::rules::{International, Russian};
+use kondavo::rules::{Antidraughts, Breakthrough, International, Russian};
 
 // ---------------------------------------------------------------------------------------
 // international (FMJD)
@@ -369,4 +371,108 @@ fn optional_capture_keeps_precedence() {
         legal("brazilian-optional", "W:Wc3:Bb4,d4,f6"),
         sorted(&["c3xg7", "c3-d2"]).into_iter().filter(|m| m != "c3-d2").collect::<Vec<_>>()
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// killer
+
+/// Killer (lidraughts, "Killer"): a king whose capture ends by taking a king lands on the
+/// square directly behind it. International lets 46 land anywhere beyond the king on 28; in
+/// killer only 23 remains.
+#[test]
+fn killer_king_taking_king_last_lands_directly_behind() {
+    let international = ["46x23", "46x19", "46x14", "46x10", "46x5"];
+    assert_eq!(legal("international", "W:WK46:BK28"), sorted(&international));
+    assert_eq!(legal("killer", "W:WK46:BK28"), sorted(&["46x23"]));
+}
+
+/// The killer landing binds only the last piece taken: a king taking a man lands anywhere
+/// beyond it, and a king taking the king on 37 and then the man on 22 lands on 17, 11 or 6.
+#[test]
+fn killer_landing_rule_binds_only_the_last_piece_taken() {
+    let beyond_man = ["46x23", "46x19", "46x14", "46x10", "46x5"];
+    assert_eq!(legal("killer", "W:WK46:B28"), sorted(&beyond_man));
+    assert_eq!(legal("killer", "W:WK46:BK37,22"), sorted(&["46x17", "46x11", "46x6"]));
+    // A man taking a king stops behind it in every rule set; a man is not bound further.
+    assert_eq!(legal("killer", "W:W32:BK28"), sorted(&["32x23"]));
+}
+
+// ---------------------------------------------------------------------------------------
+// breakthrough
+
+/// The outcome of `fen` after `moves` under `R`, with the product draw rules.
+fn outcome_after<R: kondavo::rules::Rules>(fen: &str, moves: &[&str]) -> Option<Outcome> {
+    let start = parse_position::<R>(fen).expect("valid position");
+    let mut game = Game::new(start, DrawRules::of(R::variant(), false));
+    for m in moves {
+        game.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    game.outcome()
+}
+
+/// Breakthrough (lidraughts, "Breakthrough"): the first side to crown a king wins at once,
+/// though the opponent still has moves (in international the game goes on).
+#[test]
+fn breakthrough_first_side_to_crown_a_king_wins() {
+    assert_eq!(outcome_after::<International>("W:W7:B45", &["7-1"]), None);
+    assert_eq!(
+        outcome_after::<Breakthrough>("W:W7:B45", &["7-1"]),
+        Some(Outcome::Win(Color::White))
+    );
+    assert_eq!(
+        outcome_after::<Breakthrough>("B:W7:B45", &["45-50"]),
+        Some(Outcome::Win(Color::Black))
+    );
+}
+
+/// Breakthrough: a side left without a legal move (no pieces, or blocked) loses, as in
+/// international; a man only passing the last row during a capture is not crowned and
+/// does not win.
+#[test]
+fn breakthrough_side_without_a_move_loses_and_passing_the_row_does_not_crown() {
+    assert_eq!(
+        outcome_after::<Breakthrough>("W:W32:B28", &["32x23"]),
+        Some(Outcome::Win(Color::White))
+    );
+    assert_eq!(fen_after("breakthrough", "W:W13:B7,8,45", &["13x11"]), "B:W11:B45");
+    assert_eq!(outcome_after::<Breakthrough>("W:W13:B7,8,45", &["13x11"]), None);
+}
+
+// ---------------------------------------------------------------------------------------
+// antidraughts
+
+/// Antidraughts (lidraughts, "Antidraughts"): the side that has lost every piece wins. After
+/// 32x23 Black has nothing left: Black wins (in international, White does).
+#[test]
+fn antidraughts_side_without_pieces_wins() {
+    assert_eq!(
+        outcome_after::<International>("W:W32:B28", &["32x23"]),
+        Some(Outcome::Win(Color::White))
+    );
+    assert_eq!(
+        outcome_after::<Antidraughts>("W:W32:B28", &["32x23"]),
+        Some(Outcome::Win(Color::Black))
+    );
+}
+
+/// Antidraughts: a blocked side wins too. Black's man on 36 can only go to 41, which White
+/// holds, and cannot take it (47 behind it is occupied).
+#[test]
+fn antidraughts_blocked_side_wins() {
+    assert_eq!(legal("antidraughts", "B:W41,47:B36"), Vec::<String>::new());
+    assert_eq!(
+        outcome_after::<Antidraughts>("B:W41,47:B36", &[]),
+        Some(Outcome::Win(Color::Black))
+    );
+    assert_eq!(
+        outcome_after::<International>("B:W41,47:B36", &[]),
+        Some(Outcome::Win(Color::White))
+    );
+}
+
+/// Antidraughts keeps the international capture rules: capturing is compulsory and the
+/// majority capture must be played, though it gives the opponent the win sooner.
+#[test]
+fn antidraughts_majority_capture_is_compulsory() {
+    assert_eq!(legal("antidraughts", "W:W32,40:B18,27,28"), sorted(&["32x12"]));
 }

@@ -8,7 +8,7 @@ use std::io::Write;
 /// Arguments of `kondavo bench`.
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Only this rule set (default: all nine).
+    /// Only this rule set (default: all).
     #[arg(long, short = 'v')]
     pub variant: Option<Variant>,
     /// Depth of every search.

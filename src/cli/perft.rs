@@ -24,7 +24,8 @@ pub enum Duplicates {
 #[derive(Args, Debug)]
 pub struct PerftArgs {
     /// Rule set (international, brazilian, russian, ukrainian, english, italian, spanish,
-    /// czech, turkish; add -optional for the optional-capture option on 8x8).
+    /// czech, turkish, killer, breakthrough, antidraughts; add -optional for the
+    /// optional-capture option on 8x8).
     #[arg(long, short = 'v', default_value = "international")]
     pub variant: Variant,
     /// Depth in plies.

@@ -15,11 +15,14 @@
 //!
 //! The optional-capture variants use their base rule set's weights.
 
+mod antidraughts;
 mod brazilian;
+mod breakthrough;
 mod czech;
 mod english;
 mod international;
 mod italian;
+mod killer;
 pub mod layout;
 pub mod model;
 mod russian;
@@ -31,7 +34,7 @@ use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::geometry::{Geometry, Shape};
 use crate::position::Position;
-use crate::rules::{Optional, Rules};
+use crate::rules::{Goal, Optional, Rules};
 use crate::score::Score;
 use crate::variant::Base;
 pub use model::Model;
@@ -68,6 +71,13 @@ pub struct Weights {
 pub trait Eval: Rules {
     /// The rule set's weights.
     const WEIGHTS: Weights;
+
+    /// The hand-set evaluation of `pos` for White, before the endgame terms: the weighted
+    /// terms, unless the rule set's goal asks for terms of its own (breakthrough,
+    /// antidraughts).
+    fn hand(pos: &Position<Self>) -> i32 {
+        hand_score(pos)
+    }
 }
 
 impl<R: Eval> Eval for Optional<R> {
@@ -219,9 +229,10 @@ fn hand_score<R: Eval>(pos: &Position<R>) -> i32 {
 pub fn evaluate<R: Eval>(pos: &Position<R>, model: Option<&Model>) -> Score {
     let s = match model {
         Some(m) => m.white_score(pos),
-        None => hand_score(pos),
+        None => R::hand(pos),
     };
-    let s = endgame(pos, s);
+    // The drive against lone kings and the drawn-material scaling are for the standard goal.
+    let s = if R::GOAL == Goal::Standard { endgame(pos, s) } else { s };
     Score(if pos.side() == Color::White { s } else { -s })
 }
 
@@ -291,8 +302,18 @@ static BUILTIN: Lazy<Vec<Option<Arc<Model>>>> = Lazy::new(|| {
         .collect()
 });
 
+/// The rule set whose learned models `base` plays with: its own, except killer, which differs
+/// from international only in one rare king capture and uses the international models.
+pub const fn model_base(base: Base) -> Base {
+    match base {
+        Base::Killer => Base::International,
+        b => b,
+    }
+}
+
 /// The built-in model of a rule set (`None`: it plays with the hand-set weights).
 pub fn builtin_model(base: Base) -> Option<Arc<Model>> {
+    let base = model_base(base);
     let i = Base::ALL.iter().position(|&b| b == base)?;
     BUILTIN[i].clone()
 }

@@ -93,8 +93,8 @@ fn shape_of_code(code: u8) -> Option<Shape> {
 /// The board shape of a rule set.
 pub const fn shape_of(base: Base) -> Shape {
     match base {
-        Base::International => Shape::Diagonal10,
         Base::Turkish => Shape::Orthogonal8,
+        b if b.is_10x10() => Shape::Diagonal10,
         _ => Shape::Diagonal8,
     }
 }

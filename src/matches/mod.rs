@@ -514,6 +514,9 @@ fn play_game<R: Eval>(
     loop {
         if let Some(outcome) = g.outcome() {
             let why = match outcome {
+                Outcome::Win(_) if crate::rules::crowned_winner(g.position()).is_some() => {
+                    "king crowned"
+                }
                 Outcome::Win(_) => "no legal move",
                 Outcome::Repetition => "threefold repetition",
                 Outcome::MoveCounter => "move counter",

@@ -6,21 +6,27 @@
 //! The optional-capture house option is the wrapper [`Optional<R>`]: the same rules with
 //! capturing made a choice.
 
+mod antidraughts;
 mod brazilian;
+mod breakthrough;
 mod czech;
 mod english;
 mod international;
 mod italian;
+mod killer;
 mod russian;
 mod spanish;
 mod turkish;
 mod ukrainian;
 
+pub use antidraughts::Antidraughts;
 pub use brazilian::Brazilian;
+pub use breakthrough::Breakthrough;
 pub use czech::Czech;
 pub use english::English;
 pub use international::International;
 pub use italian::Italian;
+pub use killer::Killer;
 pub use russian::Russian;
 pub use spanish::Spanish;
 pub use turkish::Turkish;
@@ -29,6 +35,7 @@ pub use ukrainian::Ukrainian;
 use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::geometry::{Geometry, Shape};
+use crate::position::Position;
 use crate::variant::{Base, Variant};
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -49,6 +56,18 @@ pub enum Precedence {
     Spanish,
     /// Czech: if a king can capture, a king must; otherwise free choice.
     KingFirst,
+}
+
+/// How a game is won (the draw rules aside).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Goal {
+    /// The side left without a legal move (no pieces, or blocked) loses.
+    Standard,
+    /// The side left without a legal move wins (antidraughts).
+    Losing,
+    /// The first side to crown a king wins; a side without a legal move loses
+    /// (breakthrough).
+    FirstKing,
 }
 
 /// A rule set: the constants the move generator and the search are compiled for.
@@ -75,6 +94,11 @@ pub trait Rules: Copy + Send + Sync + Default + Debug + Eq + Hash + 'static {
     const IMMEDIATE_REMOVAL: bool = false;
     /// Which capture must be chosen among the available ones.
     const PRECEDENCE: Precedence;
+    /// A king whose capture ends by taking a king must land on the square directly behind
+    /// it (killer draughts); otherwise it may land on any free square beyond.
+    const KING_TAKING_KING_LANDS_BEHIND: bool = false;
+    /// How the game is won.
+    const GOAL: Goal = Goal::Standard;
 
     /// The runtime identity, including the optional-capture option.
     fn variant() -> Variant {
@@ -140,4 +164,25 @@ impl<R: Rules> Rules for Optional<R> {
     const PROMOTE_MID_CAPTURE: bool = R::PROMOTE_MID_CAPTURE;
     const IMMEDIATE_REMOVAL: bool = R::IMMEDIATE_REMOVAL;
     const PRECEDENCE: Precedence = R::PRECEDENCE;
+    const KING_TAKING_KING_LANDS_BEHIND: bool = R::KING_TAKING_KING_LANDS_BEHIND;
+    const GOAL: Goal = R::GOAL;
+}
+
+/// The winner of a game that has ended on the board whatever the legal moves are: in
+/// breakthrough, the side with a king (normally the side that just moved; in a set-up position
+/// with kings on both sides, the side not to move, whose king came first). `None` elsewhere.
+#[inline(always)]
+pub fn crowned_winner<R: Rules>(pos: &Position<R>) -> Option<Color> {
+    if R::GOAL != Goal::FirstKing || pos.all_kings().is_empty() {
+        return None;
+    }
+    let them = !pos.side();
+    Some(if pos.kings(them).is_any() { them } else { pos.side() })
+}
+
+/// The winner when the side to move has no legal move: the other side, except in
+/// antidraughts, where it is the side to move.
+#[inline(always)]
+pub fn winner_without_moves<R: Rules>(pos: &Position<R>) -> Color {
+    if R::GOAL == Goal::Losing { pos.side() } else { !pos.side() }
 }

@@ -7,6 +7,7 @@ use crate::game::Counters;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
+use crate::rules::{self, Goal, Rules};
 use crate::score::Score;
 use crate::tt::{Bound, Entry, TtMove};
 use once_cell::sync::Lazy;
@@ -146,8 +147,13 @@ impl<'a, R: Eval> Worker<'a, R> {
     pub fn iterate(mut self, report: &mut dyn FnMut(&Info)) -> SearchResult {
         let root = self.input.root;
         let legal = root.legal_moves();
-        let mut result =
-            SearchResult { best: None, ponder: None, score: Score::loss_in(0), depth: 0, nodes: 0 };
+        let mut result = SearchResult {
+            best: None,
+            ponder: None,
+            score: no_moves(&root, 0),
+            depth: 0,
+            nodes: 0,
+        };
         if legal.is_empty() {
             self.wait_if_needed();
             return result;
@@ -473,15 +479,21 @@ impl<'a, R: Eval> Worker<'a, R> {
             return self.evaluate(pos);
         }
 
+        // 1b. The rule set's own game end: in breakthrough a king on the board has won.
+        if let Some(winner) = rules::crowned_winner(pos) {
+            return if winner == pos.side() { Score::win_in(ply) } else { Score::loss_in(ply) };
+        }
+
         // 2. Draws by repetition or by the move counter.
         if self.is_repetition(counters.reversible) || counters.is_draw(pos, &self.input.draw_rules)
         {
             return Score::DRAW;
         }
 
-        // 3. Mate distance: nothing here can beat a shorter win already found.
+        // 3. Mate distance: nothing here can beat a shorter win already found (in
+        //    antidraughts the side to move wins here if it has no move).
         alpha = alpha.max(Score::loss_in(ply));
-        beta = beta.min(Score::win_in(ply + 1));
+        beta = beta.min(Score::win_in(ply + usize::from(R::GOAL != Goal::Losing)));
         if alpha >= beta {
             return alpha;
         }
@@ -512,11 +524,11 @@ impl<'a, R: Eval> Worker<'a, R> {
             }
         }
 
-        // 5. No legal move: the side to move loses.
+        // 5. No legal move: the side to move loses (wins in antidraughts).
         let mut moves = MoveList::new();
         movegen::generate(pos, &mut moves);
         if moves.is_empty() {
-            return Score::loss_in(ply);
+            return no_moves(pos, ply);
         }
         let capture_node = !R::OPTIONAL_CAPTURE && moves[0].is_capture();
         let threatened = !capture_node && movegen::can_capture(pos, !pos.side());
@@ -747,6 +759,9 @@ impl<'a, R: Eval> Worker<'a, R> {
         if ply >= MAX_PLY - 1 {
             return self.evaluate(pos);
         }
+        if let Some(winner) = rules::crowned_winner(pos) {
+            return if winner == pos.side() { Score::win_in(ply) } else { Score::loss_in(ply) };
+        }
         if let Some(s) = self.probe_egdb(pos, &counters) {
             return s;
         }
@@ -761,10 +776,18 @@ impl<'a, R: Eval> Worker<'a, R> {
             if threatened {
                 movegen::generate(pos, &mut moves);
                 if moves.is_empty() {
-                    return Score::loss_in(ply);
+                    return no_moves(pos, ply);
                 }
                 next_threat_ok = false;
             } else {
+                // The rule set's game ends that a static score would miss: a blocked side
+                // wins antidraughts, and a man that crowns now wins breakthrough.
+                if R::GOAL == Goal::Losing && !must_capture && movegen::count_quiet(pos) == 0 {
+                    return Score::win_in(ply);
+                }
+                if R::GOAL == Goal::FirstKing && !must_capture && crowns_now(pos) {
+                    return Score::win_in(ply + 1);
+                }
                 let stand = self.evaluate(pos);
                 if stand >= beta {
                     return stand;
@@ -777,7 +800,7 @@ impl<'a, R: Eval> Worker<'a, R> {
             }
         }
         if moves.is_empty() && best == -Score::INFINITE {
-            return Score::loss_in(ply);
+            return no_moves(pos, ply);
         }
         // Bigger captures first.
         moves.sort_by_key(|m| std::cmp::Reverse(m.captured().count()));
@@ -800,4 +823,22 @@ impl<'a, R: Eval> Worker<'a, R> {
         }
         best
     }
+}
+
+/// The score of `pos` when the side to move has no legal move: a loss, or in antidraughts a
+/// win.
+#[inline]
+fn no_moves<R: Rules>(pos: &Position<R>, ply: usize) -> Score {
+    if rules::winner_without_moves(pos) == pos.side() {
+        Score::win_in(ply)
+    } else {
+        Score::loss_in(ply)
+    }
+}
+
+/// True when the side to move has a quiet move that crowns a man.
+fn crowns_now<R: Rules>(pos: &Position<R>) -> bool {
+    let mut found = false;
+    movegen::for_each_quiet(pos, |m| found |= m.is_promotion());
+    found
 }

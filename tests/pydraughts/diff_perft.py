@@ -8,8 +8,11 @@ Usage (from the repository root, after `.ci/pyenv.sh` and `cargo build --release
 
 What it does, per rule set that pydraughts implements (pydraughts name -> kondavo name):
 standard -> international, english, italian, russian (-> russian and ukrainian: same move rules,
-only the draw rules differ, rules.md section 2), brazilian, turkish. spanish and czech have no
-pydraughts counterpart and are not checked here.
+only the draw rules differ, rules.md section 2), brazilian, turkish, antidraughts, breakthrough
+(international moves and captures; perft counts the move tree and ignores their game ends, in
+pydraughts as in kondavo, whose `legal_moves` go on after a breakthrough king or in a won
+antidraughts position alike). spanish, czech and killer have no pydraughts counterpart and are
+not checked here.
 
 1. Positions, all reproducible (fixed seed):
    - random playouts from the start position, played with pydraughts' own legal moves; every
@@ -100,6 +103,8 @@ def _turkish_algebraic(s: int) -> str:
 
 NATIVE = {
     "international": str,
+    "antidraughts": str,
+    "breakthrough": str,
     "italian": str,
     "english": lambda s: str(33 - s),
     "russian": _diag8_algebraic,
@@ -117,6 +122,8 @@ RULESETS = {
     "russian": ("russian", 33, ["ukrainian"]),
     "brazilian": ("brazilian", 33, []),
     "turkish": ("turkish", 65, []),
+    "antidraughts": ("antidraughts", 51, []),
+    "breakthrough": ("breakthrough", 51, []),
 }
 
 # Playout settings per rule set: (games, maximum plies per game). Each game contributes every
@@ -128,6 +135,8 @@ PLAYOUTS = {
     "russian": (5, 90),
     "brazilian": (5, 90),
     "turkish": (3, 110),
+    "antidraughts": (2, 110),
+    "breakthrough": (2, 110),
 }
 
 
@@ -733,7 +742,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     t0 = time.time()
     tasks = [(n, binary, args.seed, opts) for n in names]
     # the slow ones first so that the two workers finish together
-    order = ["international", "turkish", "russian", "brazilian", "english", "italian"]
+    order = ["international", "antidraughts", "breakthrough", "turkish", "russian", "brazilian",
+             "english", "italian"]
     tasks.sort(key=lambda t: order.index(t[0]))
     if args.jobs > 1 and len(tasks) > 1:
         with multiprocessing.Pool(args.jobs) as pool:

@@ -95,6 +95,8 @@ VARIANTS = {
     "english": "english",
     "italian": "italian",
     "turkish": "turkish",
+    "antidraughts": "antidraughts",
+    "breakthrough": "breakthrough",
 }
 # Rule sets where pydraughts 0.6 numbers moves its own way.
 OWN_NUMBERING_06 = {"russian", "brazilian", "english", "turkish"}
@@ -606,7 +608,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--kondavo", required=True, help="path of the kondavo binary")
     ap.add_argument("--variants", default=",".join(VARIANTS),
-                    help="pydraughts variant names (default: all six)")
+                    help="pydraughts variant names (default: all eight)")
     ap.add_argument("--modes", default="think,ponder", help="think, ponder or both")
     ap.add_argument("--base", type=float, default=1.5, help="seconds on each clock at the start")
     ap.add_argument("--inc", type=float, default=0.04, help="increment per move (s)")
