@@ -18,6 +18,7 @@ use crate::tt::Table;
 use crate::variant::Variant;
 use crate::wdl::{self, Wdl};
 use crate::with_rules;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -306,34 +307,34 @@ impl Engine {
             noise,
         };
         let mut pv = Vec::new();
-        // A weaker level hears of every line and tells the caller of the one it plays.
-        let mut lines: std::collections::BTreeMap<u32, Vec<Report>> = Default::default();
+        // A weaker level hears of every line (by depth, then line) and tells the caller only of
+        // the one it plays.
+        let mut lines: BTreeMap<u32, BTreeMap<usize, Info>> = BTreeMap::new();
         let mut result = search::run(input, |info: &Info| {
-            let r = report_of(&root, info);
             if handicap.is_some() && multipv > 1 {
-                lines.entry(r.depth).or_default().push(r);
+                lines.entry(info.depth).or_default().insert(info.multipv, info.clone());
                 return;
             }
+            let r = report_of(&root, info);
             if r.multipv == 1 {
                 pv.clone_from(&r.pv);
             }
             report(r)
         });
-        if let Some(h) = handicap
-            && multipv > 1
-            && let Some(chosen) = choose_line(&root, &lines, h.margin, seed)
-        {
-            result.best = Some(chosen.1);
-            result.ponder = chosen.2;
-            result.score = chosen.0.score;
-            pv.clone_from(&chosen.0.pv);
-            report(Report { multipv: 1, ..chosen.0 });
-        } else if let Some(first) =
-            lines.values().rev().flat_map(|set| set.iter().rev()).find(|r| r.multipv == 1)
-        {
-            // Stopped before a whole set of lines: the search's own choice stands.
-            pv.clone_from(&first.pv);
-            report(first.clone());
+        // The deepest set reported is a whole iteration's lines, best first (or the one line of
+        // a search stopped in its first iteration).
+        if let (Some(h), Some((_, set))) = (handicap, lines.pop_last()) {
+            let set: Vec<Info> = set.into_values().collect();
+            let scores: Vec<Score> = set.iter().map(|i| i.score).collect();
+            let chosen = &set[level::choose(&scores, h.margin, seed)];
+            if let Some(&first) = chosen.pv.first() {
+                result.best = Some(first);
+                result.ponder = chosen.pv.get(1).copied();
+                result.score = chosen.score;
+            }
+            let r = report_of(&root, &Info { multipv: 1, ..chosen.clone() });
+            pv.clone_from(&r.pv);
+            report(r);
         }
         let best = result.best.map(|m| text(&root, m));
         let ponder = match (result.best, result.ponder) {
@@ -358,36 +359,6 @@ impl Engine {
             wdl,
         })
     }
-}
-
-/// The line a weaker level plays: one of the last complete set of lines, drawn by
-/// [`level::choose`]; with its first two moves.
-fn choose_line<R: Eval>(
-    root: &Position<R>,
-    lines: &std::collections::BTreeMap<u32, Vec<Report>>,
-    margin: i32,
-    seed: u64,
-) -> Option<(Report, Move, Option<Move>)> {
-    let set = lines.values().rev().find(|set| {
-        let mut seen: Vec<usize> = set.iter().map(|r| r.multipv).collect();
-        seen.sort_unstable();
-        seen.dedup();
-        !set.is_empty() && seen.len() == set.len() && seen[0] == 1
-    })?;
-    let mut set = set.clone();
-    set.sort_by_key(|r| r.multipv);
-    let scores: Vec<_> = set.iter().map(|r| r.score).collect();
-    let chosen = set.swap_remove(level::choose(&scores, margin, seed));
-    let moves = root.legal_moves();
-    let first =
-        moves.iter().copied().find(|&m| chosen.pv.first().is_some_and(|t| *t == text(root, m)))?;
-    let next = root.after(first);
-    let reply = next
-        .legal_moves()
-        .iter()
-        .copied()
-        .find(|&m| chosen.pv.get(1).is_some_and(|t| *t == text(&next, m)));
-    Some((chosen, first, reply))
 }
 
 /// A new seed for the weaker levels unless `options` fix one.

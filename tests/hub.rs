@@ -667,10 +667,9 @@ fn level_elo_and_seed_params() {
         assert!(nodes <= 194 + 256, "level 3 searches about 194 nodes, not {nodes}");
         let (mv, _) = done(&last[0]);
         let start = Position::<kondavo::rules::International>::start();
-        let m = parse_hub_move(&start, &mv).unwrap_or_else(|err| panic!("{mv}: {err}"));
+        parse_hub_move(&start, &mv).unwrap_or_else(|err| panic!("{mv}: {err}"));
         let pv = get(&fields(&infos[0]), "pv").unwrap().to_string();
         assert_eq!(pv.split(' ').next(), Some(mv.as_str()), "the info line is the move played");
-        let _ = m;
     }
     for (name, value) in [("level", "0"), ("level", "21"), ("level", "x"), ("seed", "-1")] {
         e.send(&format!("set-param name={name} value={value}"));

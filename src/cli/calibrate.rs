@@ -6,9 +6,8 @@
 use clap::Args;
 use kondavo::error::{Error, Result};
 use kondavo::level::FULL;
-use kondavo::matches::ratings::{RatedGame, rate};
+use kondavo::matches::ratings::{RatedGame, rate, rated_games};
 use kondavo::matches::{self, Adjudication, MatchConfig, TimeControl, client, openings};
-use kondavo::pdn::parse_pdn;
 use kondavo::variant::Variant;
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
@@ -164,17 +163,8 @@ fn read_games(path: &std::path::Path, variant: Variant) -> Result<Vec<RatedGame>
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(Error(format!("cannot read {}: {e}", path.display()))),
     };
-    let mut games = Vec::new();
-    for g in parse_pdn(&text)? {
-        if g.variant().is_some_and(|v| v != variant) {
-            continue;
-        }
-        let Some(score) = g.result.white_points() else { continue };
-        let (Some(w), Some(b)) = (g.tag("White"), g.tag("Black")) else { continue };
-        if w.starts_with("level-") && b.starts_with("level-") {
-            games.push(RatedGame { white: w.to_string(), black: b.to_string(), score });
-        }
-    }
+    let mut games = rated_games(&text, variant)?;
+    games.retain(|g| g.white.starts_with("level-") && g.black.starts_with("level-"));
     Ok(games)
 }
 

@@ -2,8 +2,7 @@
 
 use clap::Args;
 use kondavo::error::{Error, Result};
-use kondavo::matches::ratings::{RatedGame, rate};
-use kondavo::pdn::parse_pdn;
+use kondavo::matches::ratings::{rate, rated_games};
 use kondavo::variant::Variant;
 use std::io::Write;
 use std::path::PathBuf;
@@ -32,14 +31,7 @@ pub fn run(args: RatingsArgs) -> Result<()> {
     for f in &files {
         let text = std::fs::read_to_string(f)
             .map_err(|e| Error(format!("cannot read {}: {e}", f.display())))?;
-        for g in parse_pdn(&text)? {
-            if g.variant().is_some_and(|v| v != variant) {
-                continue;
-            }
-            let Some(score) = g.result.white_points() else { continue };
-            let (Some(w), Some(b)) = (g.tag("White"), g.tag("Black")) else { continue };
-            games.push(RatedGame { white: w.to_string(), black: b.to_string(), score });
-        }
+        games.extend(rated_games(&text, variant)?);
     }
     if games.is_empty() {
         return Err(Error(format!("no finished {variant} games in the files")));

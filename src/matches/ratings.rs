@@ -36,6 +36,24 @@ pub struct RatedGame {
     pub score: f64,
 }
 
+/// The finished games of rule set `variant` in PDN `text` with both players named (games of
+/// other rule sets are skipped).
+pub fn rated_games(
+    text: &str,
+    variant: crate::variant::Variant,
+) -> crate::error::Result<Vec<RatedGame>> {
+    let mut games = Vec::new();
+    for g in crate::pdn::parse_pdn(text)? {
+        if g.variant().is_some_and(|v| v != variant) {
+            continue;
+        }
+        let Some(score) = g.result.white_points() else { continue };
+        let (Some(w), Some(b)) = (g.tag("White"), g.tag("Black")) else { continue };
+        games.push(RatedGame { white: w.to_string(), black: b.to_string(), score });
+    }
+    Ok(games)
+}
+
 const K: f64 = std::f64::consts::LN_10 / 400.0;
 
 fn expected(d: f64) -> f64 {

@@ -481,7 +481,7 @@ impl<'a, R: Eval> Worker<'a, R> {
 
         // 1b. The rule set's own game end: in breakthrough a king on the board has won.
         if let Some(winner) = rules::crowned_winner(pos) {
-            return if winner == pos.side() { Score::win_in(ply) } else { Score::loss_in(ply) };
+            return won_by(winner, pos, ply);
         }
 
         // 2. Draws by repetition or by the move counter.
@@ -760,7 +760,7 @@ impl<'a, R: Eval> Worker<'a, R> {
             return self.evaluate(pos);
         }
         if let Some(winner) = rules::crowned_winner(pos) {
-            return if winner == pos.side() { Score::win_in(ply) } else { Score::loss_in(ply) };
+            return won_by(winner, pos, ply);
         }
         if let Some(s) = self.probe_egdb(pos, &counters) {
             return s;
@@ -829,11 +829,13 @@ impl<'a, R: Eval> Worker<'a, R> {
 /// win.
 #[inline]
 fn no_moves<R: Rules>(pos: &Position<R>, ply: usize) -> Score {
-    if rules::winner_without_moves(pos) == pos.side() {
-        Score::win_in(ply)
-    } else {
-        Score::loss_in(ply)
-    }
+    won_by(rules::winner_without_moves(pos), pos, ply)
+}
+
+/// The score of a game `winner` has won, for the side to move in `pos`.
+#[inline]
+fn won_by<R: Rules>(winner: crate::color::Color, pos: &Position<R>, ply: usize) -> Score {
+    if winner == pos.side() { Score::win_in(ply) } else { Score::loss_in(ply) }
 }
 
 /// True when the side to move has a quiet move that crowns a man.
