@@ -4,6 +4,7 @@
 //! Positions of a runtime rule set are kept as text (a start position and moves) and become
 //! typed positions inside the one dispatch, so nothing here is generic.
 
+use crate::book::{self, Book};
 use crate::egdb::Egdb;
 use crate::error::{Error, Result};
 use crate::eval::{self, Eval, Model};
@@ -118,6 +119,14 @@ pub struct Options {
     pub level: u8,
     /// Seed of the weaker levels' choices (0: a new seed for every engine, so that games vary).
     pub seed: u64,
+    /// Play from the opening book when the position is in it (moves to play only, never
+    /// analysis).
+    pub book: bool,
+    /// How far below the best book move a book move may be, in centi-men (variety; `None`:
+    /// the rule set's [`book::default_margin`]).
+    pub book_margin: Option<i32>,
+    /// A book file to use instead of the rule set's built-in book.
+    pub book_file: Option<String>,
 }
 
 impl Default for Options {
@@ -134,6 +143,9 @@ impl Default for Options {
             egdb_build: false,
             level: level::FULL,
             seed: 0,
+            book: true,
+            book_margin: None,
+            book_file: None,
         }
     }
 }
@@ -146,6 +158,7 @@ pub struct Engine {
     tt: Table,
     model: Option<Arc<Model>>,
     egdb: Option<Arc<Egdb>>,
+    book: Option<Arc<Book>>,
 }
 
 impl Default for Engine {
@@ -169,7 +182,11 @@ impl Engine {
             }
         };
         let egdb = egdb_of(&options);
-        Engine { seed: seed_of(&options), options, tt, model, egdb }
+        let book = book::open(options.variant, options.book_file.as_deref()).unwrap_or_else(|e| {
+            log::warn!("opening book: {e}; playing without it");
+            None
+        });
+        Engine { seed: seed_of(&options), options, tt, model, egdb, book }
     }
 
     /// An engine with `options`, or the error of its weights file.
@@ -177,7 +194,8 @@ impl Engine {
         let model = model_of(&options)?;
         let tt = Table::try_new(options.hash_mib.clamp(1, MAX_HASH_MIB)).map_err(Error)?;
         let egdb = egdb_of(&options);
-        Ok(Engine { seed: seed_of(&options), options, tt, model, egdb })
+        let book = book::open(options.variant, options.book_file.as_deref())?;
+        Ok(Engine { seed: seed_of(&options), options, tt, model, egdb, book })
     }
 
     /// Evaluates with the rule set's hand-set weights from now on, whatever weights are built in
@@ -190,6 +208,11 @@ impl Engine {
     /// The learned evaluation in use (`None`: the hand-set weights).
     pub fn model(&self) -> Option<&Model> {
         self.model.as_deref()
+    }
+
+    /// The opening book in use, if any (whether or not [`Options::book`] is on).
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_deref()
     }
 
     /// The endgame databases in use, if any.
@@ -214,6 +237,14 @@ impl Engine {
         } else {
             None
         };
+        // The book next: a book file that does not load changes nothing either.
+        let book = if options.book_file != self.options.book_file
+            || options.variant != self.options.variant
+        {
+            Some(book::open(options.variant, options.book_file.as_deref())?)
+        } else {
+            None
+        };
         if options.hash_mib != self.options.hash_mib {
             // The old table goes first, so that its memory can serve the new one.
             self.tt = Table::new(1);
@@ -235,6 +266,9 @@ impl Engine {
         self.options = options;
         if let Some(m) = model {
             self.model = m;
+        }
+        if let Some(b) = book {
+            self.book = b;
         }
         if reopen {
             self.egdb = egdb_of(&self.options);
@@ -283,6 +317,18 @@ impl Engine {
         // The seed of this move's choices: the engine's, mixed with the position (so that a
         // game does not repeat its choices) and the moves so far.
         let seed = level::mix(self.seed ^ root.key() ^ (spec.moves.len() as u64) << 48);
+        if mode == Mode::Think
+            && self.options.book
+            && !control.is_pondering()
+            && let Some(book) = &self.book
+        {
+            // A weaker level chooses among the book's moves within its own margin too.
+            let own = self.options.book_margin.unwrap_or_else(|| book::default_margin(R::BASE));
+            let margin = handicap.map_or(0, |h| h.margin).max(own);
+            if let Some(done) = book_move(book, &root, margin, seed, control, report) {
+                return Ok(done);
+            }
+        }
         if let Some(h) = handicap {
             limits.nodes = Some(limits.nodes.map_or(h.nodes, |n| n.min(h.nodes)));
             multipv = h.lines;
@@ -359,6 +405,47 @@ impl Engine {
             wdl,
         })
     }
+}
+
+/// The book's move in `root`, reported as a line of depth 0 and no nodes (the book's value and
+/// its expected reply), if the book has one.
+fn book_move<R: Eval>(
+    book: &Book,
+    root: &Position<R>,
+    margin: i32,
+    seed: u64,
+    control: &Control,
+    report: &mut dyn FnMut(Report),
+) -> Option<Done> {
+    let chosen = book.choose(root, margin, seed)?;
+    let next = root.after(chosen.mv);
+    let reply = book.moves(&next).first().map(|m| m.mv);
+    let score = Score(chosen.value);
+    let mut line = vec![chosen.mv];
+    line.extend(reply);
+    let info = Info {
+        depth: 0,
+        seldepth: 0,
+        score,
+        nodes: 0,
+        time: control.since_start(),
+        hashfull: 0,
+        pv: line,
+        multipv: 1,
+    };
+    let r = report_of(root, &info);
+    let pv = r.pv.clone();
+    let wdl = r.wdl;
+    report(r);
+    Some(Done {
+        best: Some(text(root, chosen.mv)),
+        ponder: reply.map(|m| text(&next, m)),
+        score,
+        depth: 0,
+        nodes: 0,
+        pv,
+        wdl,
+    })
 }
 
 /// A new seed for the weaker levels unless `options` fix one.

@@ -9,6 +9,7 @@ pub mod annotate;
 pub mod bench;
 pub mod binfile;
 pub mod bitboard;
+pub mod book;
 pub mod color;
 pub mod egdb;
 pub mod engine;

@@ -34,6 +34,8 @@ enum Command {
     /// Annotate PDN games: every position searched, scores after each move, mistakes
     /// marked (?!, ?, ??) with the better line, and a summary per game.
     Annotate(Box<cli::annotate::AnnotateArgs>),
+    /// Opening books: build one, describe it, probe a position.
+    Book(cli::book::BookArgs),
     /// Endgame databases: build them, list them, probe a position, verify them.
     Egdb(cli::egdb::EgdbArgs),
     /// Play other engines over DXP (DamExchange, TCP): follow their game requests (the
@@ -103,6 +105,7 @@ fn main() -> ExitCode {
         Command::Dxp(args) => kondavo::protocol::dxp::run(&args),
         Command::Match(args) => cli::matches::run(*args),
         Command::Egdb(args) => cli::egdb::run(args),
+        Command::Book(args) => cli::book::run(args),
         Command::Ratings(args) => cli::ratings::run(args),
         Command::Calibrate(args) => cli::calibrate::run(*args),
         Command::Selfplay(args) => cli::selfplay::run(*args),

@@ -245,3 +245,49 @@ fn calibrate_plays_the_ladder_fits_it_and_resumes() {
     assert_eq!(stdout(&again), out);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn book_build_info_and_probe() {
+    let dir = std::env::temp_dir().join(format!("kondavo-cli-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("english.kdb");
+    let f = file.to_str().unwrap();
+    let build = ["book", "build", "-v", "english", "-o", f, "--expansions", "20", "--nodes", "500"];
+    let o = kondavo(&build);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("expanded"), "{}", stdout(&o));
+    let o = kondavo(&["book", "info", "-v", "english", "--book", f]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("positions: ") && out.contains("main line ("), "{out}");
+    // The start's moves: all seven english first moves, best first, the best marked.
+    let o = kondavo(&["book", "probe", "-v", "english", "--book", f, "--margin", "0"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let moves: Vec<&str> =
+        out.lines().filter(|l| l.starts_with("* ") || l.starts_with("  ")).collect();
+    let moves = &moves[..moves.len() - 1]; // the last line is the legend
+    assert_eq!(moves.len(), 7, "{out}");
+    assert!(moves[0].starts_with('*'), "{out}");
+    // Moves given: after 11-15 the book has white's replies; deep positions are not in it.
+    let o = kondavo(&["book", "probe", "-v", "english", "--book", f, "--moves", "11-15"]);
+    assert!(stdout(&o).lines().any(|l| l.starts_with('*')), "{}", stdout(&o));
+    let o = kondavo(&["book", "probe", "-v", "english", "--book", f, "--fen", "W:W18,K30:B5,K12"]);
+    assert!(o.status.success() && stdout(&o).contains("not in the book"), "{}", stdout(&o));
+    // A book of another rule set, a damaged file: an error and a non-zero exit.
+    let o = kondavo(&["book", "info", "-v", "russian", "--book", f]);
+    assert!(
+        !o.status.success() && stderr(&o).contains("for english, not russian"),
+        "{}",
+        stderr(&o)
+    );
+    let mut bytes = std::fs::read(&file).unwrap();
+    let n = bytes.len();
+    bytes[n / 2] ^= 1;
+    std::fs::write(&file, bytes).unwrap();
+    let o = kondavo(&["book", "info", "-v", "english", "--book", f]);
+    assert!(!o.status.success() && stderr(&o).contains("checksum"), "{}", stderr(&o));
+    let o = kondavo(&["book", "build", "-v", "english", "-o", f, "--expansions", "0"]);
+    assert!(!o.status.success(), "zero expansions refused");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -655,6 +655,8 @@ fn level_elo_and_seed_params() {
     assert_eq!(e.next(), "ready");
     e.send("set-param name=level value=3");
     e.send("set-param name=seed value=7");
+    // The level's own search, not the book.
+    e.send("set-param name=book value=false");
     for _ in 0..3 {
         e.send("pos");
         e.send("level move-time=5");
@@ -681,4 +683,71 @@ fn level_elo_and_seed_params() {
     let l = e.next();
     assert!(l.starts_with("error message=\"elo:"), "elo without a ladder: {l}");
     e.send("quit");
+}
+
+#[test]
+fn book_params_play_book_moves_at_once_and_bad_book_files_are_errors() {
+    let mut e = Engine::start();
+    e.send("hub");
+    let params = e.until("wait");
+    for (name, value) in [("book", "true"), ("book-margin", "10"), ("book-file", "default")] {
+        assert!(
+            params.iter().any(|l| l.starts_with(&format!("param name={name} value={value} "))),
+            "no {name}={value} param in {params:?}"
+        );
+    }
+    e.send("init");
+    assert_eq!(e.next(), "ready");
+    let start = Position::<kondavo::rules::International>::start();
+    // From the start the built-in book answers at once: one line of depth 0, no nodes.
+    e.send("pos");
+    e.send("level time=60 inc=1");
+    e.send("go think");
+    let lines = e.until("done");
+    assert_eq!(lines.len(), 2, "one info line and done: {lines:?}");
+    check_info(&lines[0]);
+    let f = fields(&lines[0]);
+    assert_eq!((get(&f, "depth"), get(&f, "nodes")), (Some("0"), Some("0")), "{}", lines[0]);
+    let (mv, _) = done(&lines[1]);
+    parse_hub_move(&start, &mv).unwrap_or_else(|err| panic!("{mv}: {err}"));
+    // Analysis never uses the book.
+    e.send("pos");
+    e.send("level depth=3");
+    e.send("go analyze");
+    let lines = e.until("done");
+    let depths: Vec<u32> =
+        lines.iter().filter_map(|l| get(&fields(l), "depth").map(|d| d.parse().unwrap())).collect();
+    assert!(depths.contains(&3), "analysis searched: {lines:?}");
+    // book=false: the move is searched.
+    e.send("set-param name=book value=false");
+    e.send("pos");
+    e.send("level nodes=3000");
+    e.send("go think");
+    let lines = e.until("done");
+    let nodes: u64 = get(&fields(&lines[lines.len() - 2]), "nodes").unwrap().parse().unwrap();
+    assert!(nodes > 0, "book off: searched");
+    e.send("set-param name=book value=true");
+    // A missing, damaged or foreign book file is an error and changes nothing; play goes on.
+    let dir = std::env::temp_dir().join(format!("kondavo-hub-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let garbage = dir.join("garbage.kdb");
+    std::fs::write(&garbage, b"KDVBOOK1 and then nothing that makes sense").unwrap();
+    for file in [dir.join("missing.kdb"), garbage] {
+        e.send(&format!("set-param name=book-file value=\"{}\"", file.display()));
+        let l = e.next();
+        assert!(l.starts_with("error message=\"book-file:"), "{l}");
+    }
+    for (name, value) in [("book", "maybe"), ("book-margin", "-1"), ("book-margin", "100000")] {
+        e.send(&format!("set-param name={name} value={value}"));
+        let l = e.next();
+        assert!(l.starts_with(&format!("error message=\"{name}:")), "{name}={value}: {l}");
+    }
+    e.send("pos");
+    e.send("level nodes=3000");
+    e.send("go think");
+    let lines = e.until("done");
+    let (mv, _) = done(lines.last().unwrap());
+    parse_hub_move(&start, &mv).unwrap_or_else(|err| panic!("{mv}: {err}"));
+    e.send("quit");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -10,8 +10,10 @@ use kondavo::rules::{English, International, Russian};
 use kondavo::search::{Control, Limits, Mode};
 use kondavo::variant::Variant;
 
+/// An engine at `level`, without the opening book (these tests are about the level's search;
+/// the book and the levels together are in tests/book.rs).
 fn engine(variant: Variant, level: u8, seed: u64) -> Engine {
-    Engine::new(Options { variant, level, seed, hash_mib: 8, ..Options::default() })
+    Engine::new(Options { variant, level, seed, hash_mib: 8, book: false, ..Options::default() })
 }
 
 /// Plays one game between `white` and `black` (each at most `nodes` a move) from `opening`,

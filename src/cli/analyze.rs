@@ -105,6 +105,8 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         egdb_build,
         level,
         seed,
+        // Analysis searches every position, also with --level (the book is for play).
+        book: false,
         ..Options::default()
     };
     let mut limits = Limits { depth, nodes, ..Limits::default() };

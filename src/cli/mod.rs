@@ -5,6 +5,7 @@
 pub mod analyze;
 pub mod annotate;
 pub mod bench;
+pub mod book;
 pub mod calibrate;
 pub mod egdb;
 pub mod matches;

@@ -6,6 +6,7 @@
 //! their order: every `info` of a search comes before its one `done`.
 
 use super::hub::{self, Line};
+use crate::book;
 use crate::engine::{Done, Engine, GameSpec, MAX_HASH_MIB, MoveText, Options, Report};
 use crate::level;
 use crate::notation::{self, MoveNumbering};
@@ -60,6 +61,10 @@ struct Params {
     /// A rating asked for: it picks the level on the rule set's ladder.
     elo: Option<i32>,
     seed: u64,
+    book: bool,
+    /// `None`: the rule set's default.
+    book_margin: Option<i32>,
+    book_file: Option<String>,
 }
 
 impl Default for Params {
@@ -81,6 +86,9 @@ impl Default for Params {
             level: level::FULL,
             elo: None,
             seed: 0,
+            book: true,
+            book_margin: None,
+            book_file: None,
         }
     }
 }
@@ -104,6 +112,9 @@ impl Params {
             egdb_build: self.egdb_build,
             level: self.level(),
             seed: self.seed,
+            book: self.book,
+            book_margin: self.book_margin,
+            book_file: self.book_file.clone(),
         }
     }
 
@@ -435,6 +446,24 @@ impl<W: Write> Session<W> {
                 ),
             },
             int_param("seed", p.seed as usize, 0, u32::MAX as usize),
+            hub::format(
+                "param",
+                &[("name", "book".into()), ("value", p.book.to_string()), ("type", "bool".into())],
+            ),
+            int_param(
+                "book-margin",
+                p.book_margin.unwrap_or_else(|| book::default_margin(p.base)) as usize,
+                0,
+                book::MAX_MARGIN as usize,
+            ),
+            hub::format(
+                "param",
+                &[
+                    ("name", "book-file".into()),
+                    ("value", p.book_file.clone().unwrap_or_else(|| "default".into())),
+                    ("type", "string".into()),
+                ],
+            ),
         ];
         for l in lines {
             self.send(&l);
@@ -520,6 +549,16 @@ impl<W: Write> Session<W> {
                 Err(_) => Err(bad_number("elo", value)),
             },
             "seed" => int_in(value, 0, u32::MAX as usize).map(|n| p.seed = n as u64),
+            "book" => parse_bool(value).map(|b| p.book = b).ok_or(bad_number("boolean", value)),
+            "book-margin" => {
+                int_in(value, 0, book::MAX_MARGIN as usize).map(|n| p.book_margin = Some(n as i32))
+            }
+            "book-file" => {
+                let v = value.trim();
+                p.book_file =
+                    (!v.is_empty() && v != "default" && v != "<empty>").then(|| v.to_string());
+                Ok(())
+            }
             _ => return, // unknown names are accepted silently (lidraughts sends initial-time)
         };
         if let Err(e) = result {
@@ -530,6 +569,10 @@ impl<W: Write> Session<W> {
         if name == "variant" && p.base != self.params.base && p.eval_file.is_some() {
             log::info!("variant changed: the weights file is dropped for the built-in weights");
             p.eval_file = None;
+        }
+        if name == "variant" && p.variant() != self.params.variant() && p.book_file.is_some() {
+            log::info!("variant changed: the book file is dropped for the built-in book");
+            p.book_file = None;
         }
         if let Some(engine) = &mut self.engine
             && let Err(e) = engine.set_options(p.options())

@@ -77,6 +77,9 @@ pub struct DxpArgs {
     /// one FEN or Hub position per line, or a ballot file in JSON (`{"all": {name: FEN}}`).
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
+    /// Play without the opening book (for matches whose openings are set by ballots only).
+    #[arg(long)]
+    pub no_book: bool,
 }
 
 /// What a session needs to know (the command line, checked and loaded).
@@ -100,6 +103,8 @@ pub struct Config {
     pub pdn: Option<PathBuf>,
     /// Start positions of the initiator's games (FEN or Hub strings).
     pub openings: Vec<String>,
+    /// Play from the opening book.
+    pub book: bool,
 }
 
 impl Config {
@@ -126,6 +131,7 @@ impl Config {
             games: args.games,
             pdn: args.pdn.clone(),
             openings,
+            book: !args.no_book,
         })
     }
 }

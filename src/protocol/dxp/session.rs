@@ -239,6 +239,7 @@ impl<'a> Table<'a> {
             variant: self.config.variant,
             threads: self.config.threads,
             hash_mib: self.config.hash_mib,
+            book: self.config.book,
             ..Options::default()
         }
     }
