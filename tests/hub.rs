@@ -165,7 +165,7 @@ fn handshake_declares_params_with_variant_first_and_values_last() {
     );
     assert!(variant.ends_with(
         "international brazilian russian ukrainian english italian spanish czech turkish killer \
-         breakthrough antidraughts\""
+         breakthrough antidraughts frisian frysk\""
     ));
     for l in &lines {
         fields(l);
