@@ -66,7 +66,7 @@ fn perft_with_threads_and_a_fen_counts_the_same() {
 #[test]
 fn perft_bad_arguments_exit_2_with_a_message() {
     let cases: [(&[&str], &str); 5] = [
-        (&["perft", "--variant", "frisian", "--depth", "3"], "frisian"),
+        (&["perft", "--variant", "frisia", "--depth", "3"], "frisia"),
         (&["perft", "--variant", "russian"], "--depth"),
         (&["perft", "--depth", "3", "--fen", "W:W51:B1"], "51"),
         (&["perft", "--depth", "x"], "x"),

@@ -415,7 +415,7 @@ fn bad_input_gets_an_error_and_the_engine_keeps_going() {
         ("frobnicate now", "unknown command"),
         ("set-param name=threads value=lots", "threads"),
         ("set-param name=hash value=0", "hash"),
-        ("set-param name=variant value=frisian", "frisian"),
+        ("set-param name=variant value=frisia", "frisia"),
         ("pos moves=\"32-28", "unterminated"),
         ("level depth=deep", "depth"),
         ("go sideways", "go"),
