@@ -447,10 +447,10 @@ mod tests {
         for i in 0..Diag10::SQUARES {
             let (r, c) = Diag10::coords(i);
             let b = Diag10::BITS[i] as usize;
-            for d in 0..4 {
+            for (d, &(dr, dc)) in deltas.iter().enumerate() {
                 assert_eq!(Diag10::CSTEPS[d][b], Diag10::STEPS[d][b]);
                 assert_eq!(Diag10::CRAYS[d][b], Diag10::RAYS[d][b]);
-                let (nr, nc) = (r as isize + deltas[d].0, c as isize + deltas[d].1);
+                let (nr, nc) = (r as isize + dr, c as isize + dc);
                 let want = (nr >= 0 && nc >= 0)
                     .then(|| Diag10::at(nr as usize, nc as usize))
                     .flatten()
