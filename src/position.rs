@@ -81,7 +81,9 @@ pub struct Position<R: Rules> {
     side: Color,
     /// Per side, the run of non-capturing moves of one king (`R::KING_MOVE_LIMIT`, frisian):
     /// 0 for none, else the count (1..=limit) times 64 plus the king's bit. Always 0 when
-    /// the rule set has no limit, so it costs nothing there (it fits in the padding).
+    /// the rule set has no limit, so it costs nothing there (it fits in the padding). FEN
+    /// and Hub position strings do not carry it: a set-up position starts at zero, as in
+    /// lidraughts and pydraughts, and the moves played from it rebuild it.
     king_run: [u8; 2],
     key: u64,
     rules: PhantomData<R>,

@@ -245,3 +245,15 @@ fn calibrate_plays_the_ladder_fits_it_and_resumes() {
     assert_eq!(stdout(&again), out);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// DXP has no rule-set field and no DXP program plays frisian: `kondavo dxp` refuses frisian
+/// and frysk! before it listens or connects.
+#[test]
+fn dxp_refuses_frisian_and_frysk() {
+    for variant in ["frisian", "frysk"] {
+        let o = kondavo(&["dxp", "--variant", variant, "--listen", "127.0.0.1:0"]);
+        assert!(!o.status.success(), "{variant}");
+        assert!(stderr(&o).contains(&format!("DXP has no {variant}")), "{}", stderr(&o));
+        assert!(!stdout(&o).contains("listening"), "{}", stdout(&o));
+    }
+}
