@@ -475,10 +475,10 @@ fn model_of(options: &Options) -> Result<Option<Arc<Model>>> {
 /// The endgame databases `options` ask for: those present up to `egdb_pieces` pieces in
 /// its directory; a damaged file is a warning and is left out.
 fn egdb_of(options: &Options) -> Option<Arc<Egdb>> {
-    // The databases are built for the standard goal (no move loses): not for antidraughts or
-    // breakthrough.
-    let standard = with_rules!(options.variant, R => <R as crate::rules::Rules>::GOAL == crate::rules::Goal::Standard);
-    if options.egdb_pieces < 2 || !standard {
+    // The databases are built for the standard goal (no move loses) and the rules the builder
+    // knows: not for antidraughts, breakthrough, frisian or frysk!.
+    let supported = with_rules!(options.variant, R => crate::egdb::supported::<R>());
+    if options.egdb_pieces < 2 || !supported {
         return None;
     }
     let dir = options.egdb_dir.as_ref().map_or_else(crate::egdb::default_dir, |d| d.into());

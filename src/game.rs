@@ -9,6 +9,7 @@
 //! |---|---|---|
 //! | international (product) | 60 moves each (120 plies) | capture or man move |
 //! | international (FMJD option) | 25 moves each (50 plies); 16 / 5 moves each in the listed endgames | capture or man move; material change |
+//! | frisian, frysk! | 60 moves each (120 plies); 7 moves each with two kings against one king, 2 moves each with a king against a king | capture or man move; material change |
 //! | ukrainian | 15 moves each (30 plies) | capture or man move |
 //! | every other rule set | 40 moves each (80 plies) | capture or promotion |
 
@@ -34,6 +35,8 @@ pub struct DrawRules {
     pub reset_on_promotion: bool,
     /// The FMJD endgame counters (international only, as an option).
     pub fmjd_endgames: bool,
+    /// The frisian endgame counters (frisian and frysk!).
+    pub frisian_endgames: bool,
 }
 
 impl DrawRules {
@@ -46,24 +49,35 @@ impl DrawRules {
                 reset_on_man_move: true,
                 reset_on_promotion: false,
                 fmjd_endgames: true,
+                frisian_endgames: false,
+            },
+            Base::Frisian | Base::Frysk => DrawRules {
+                limit: 120,
+                reset_on_man_move: true,
+                reset_on_promotion: false,
+                fmjd_endgames: false,
+                frisian_endgames: true,
             },
             b if b.is_10x10() => DrawRules {
                 limit: 120,
                 reset_on_man_move: true,
                 reset_on_promotion: false,
                 fmjd_endgames: false,
+                frisian_endgames: false,
             },
             Base::Ukrainian => DrawRules {
                 limit: 30,
                 reset_on_man_move: true,
                 reset_on_promotion: false,
                 fmjd_endgames: false,
+                frisian_endgames: false,
             },
             _ => DrawRules {
                 limit: 80,
                 reset_on_man_move: false,
                 reset_on_promotion: true,
                 fmjd_endgames: false,
+                frisian_endgames: false,
             },
         }
     }
@@ -76,8 +90,8 @@ pub struct Counters {
     pub reversible: u32,
     /// Plies since the last reset of the rule set's move counter.
     pub counter: u32,
-    /// FMJD endgame counter: plies since the current endgame material arose (0 outside the
-    /// listed endgames).
+    /// FMJD or frisian endgame counter: plies since the current endgame material arose (0
+    /// outside the listed endgames).
     pub endgame: u32,
 }
 
@@ -118,6 +132,34 @@ pub fn fmjd_endgame_limit<R: Rules>(pos: &Position<R>) -> Option<u32> {
     }
 }
 
+/// Plies allowed in the frisian endgame of `pos`, if it is one (lidraughts, "Frisian", after
+/// the federation's rules): two kings against one king: 7 moves each; one king against one
+/// king: 2 moves each. (The federation draws the king-against-king ending at once unless a
+/// capture is forced; lidraughts, like this, always allows the 2 moves.)
+pub fn frisian_endgame_limit<R: Rules>(pos: &Position<R>) -> Option<u32> {
+    if pos.men(Color::White).is_any() || pos.men(Color::Black).is_any() {
+        return None;
+    }
+    match (pos.kings(Color::White).count(), pos.kings(Color::Black).count()) {
+        (1, 1) => Some(4),
+        (2, 1) | (1, 2) => Some(14),
+        _ => None,
+    }
+}
+
+impl DrawRules {
+    /// Plies allowed in the endgame of `pos` under these rules, if it is a listed one.
+    pub fn endgame_limit<R: Rules>(&self, pos: &Position<R>) -> Option<u32> {
+        if self.fmjd_endgames {
+            fmjd_endgame_limit(pos)
+        } else if self.frisian_endgames {
+            frisian_endgame_limit(pos)
+        } else {
+            None
+        }
+    }
+}
+
 impl Counters {
     /// The counters after `mv` is played in `pos` (which they belong to).
     pub fn after<R: Rules>(
@@ -132,8 +174,12 @@ impl Counters {
             || (rules.reset_on_man_move && man_move)
             || (rules.reset_on_promotion && mv.is_promotion());
         let material_changed = mv.is_capture() || mv.is_promotion();
-        let endgame = if rules.fmjd_endgames && fmjd_endgame_limit(next).is_some() {
-            if material_changed || fmjd_endgame_limit(pos).is_none() { 0 } else { self.endgame + 1 }
+        let endgame = if rules.endgame_limit(next).is_some() {
+            if material_changed || rules.endgame_limit(pos).is_none() {
+                0
+            } else {
+                self.endgame + 1
+            }
         } else {
             0
         };
@@ -148,9 +194,7 @@ impl Counters {
     /// counters (every capture resets them, and so does every promotion).
     pub fn plies_left<R: Rules>(&self, pos: &Position<R>, rules: &DrawRules) -> u32 {
         let mut left = rules.limit.saturating_sub(self.counter);
-        if rules.fmjd_endgames
-            && let Some(limit) = fmjd_endgame_limit(pos)
-        {
+        if let Some(limit) = rules.endgame_limit(pos) {
             left = left.min(limit.saturating_sub(self.endgame));
         }
         left
@@ -161,7 +205,7 @@ impl Counters {
         if self.counter >= rules.limit {
             return true;
         }
-        rules.fmjd_endgames && fmjd_endgame_limit(pos).is_some_and(|limit| self.endgame >= limit)
+        rules.endgame_limit(pos).is_some_and(|limit| self.endgame >= limit)
     }
 }
 

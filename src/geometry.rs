@@ -30,10 +30,11 @@ use std::fmt::Debug;
 /// A direction index, `0..4` (see the module table).
 pub type Dir = usize;
 
-/// The direction opposite to `d`.
+/// The direction opposite to `d` (also among the eight capture directions, where `4..8`
+/// are up, left, right, down).
 #[inline(always)]
 pub const fn opposite(d: Dir) -> Dir {
-    3 - d
+    d ^ 3
 }
 
 /// Bit set of the two directions perpendicular to `d`.
@@ -44,6 +45,9 @@ pub const fn perpendicular(d: Dir) -> u8 {
 
 /// All four directions as a bit set.
 pub const ALL_DIRS: u8 = 0b1111;
+
+/// All eight capture directions (`Geometry::CSHIFT`) as a bit set.
+pub const ALL_CAPTURE_DIRS: u8 = 0xFF;
 
 /// Which of the three board shapes a geometry is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -81,6 +85,18 @@ pub trait Geometry: Copy + Send + Sync + Default + Debug + 'static {
     /// `JUMPS[d][bit]`: the square two steps from `bit` in direction `d` (a short jump's
     /// landing), or nothing.
     const JUMPS: &'static [[u64; 64]; 4];
+    /// Shifts of the eight capture directions: the four of `SHIFT`, then (`4..8`) the four
+    /// orthogonal lines of the 10x10 diagonal board, each step reaching the next playable
+    /// square of that line (frisian); on the other boards those four are empty (`CDEST` 0).
+    const CSHIFT: [i32; 8];
+    /// Squares a one-step capture move in each of the eight directions may land on.
+    const CDEST: [u64; 8];
+    /// `CRAYS[d][bit]`: `RAYS` for the eight capture directions.
+    const CRAYS: &'static [[u64; 64]; 8];
+    /// `CSTEPS[d][bit]`: `STEPS` for the eight capture directions.
+    const CSTEPS: &'static [[u64; 64]; 8];
+    /// `CJUMPS[d][bit]`: `JUMPS` for the eight capture directions.
+    const CJUMPS: &'static [[u64; 64]; 8];
     /// The top row (White's promotion row).
     const TOP_ROW: Bitboard;
     /// The bottom row (Black's promotion row).
@@ -96,6 +112,15 @@ pub trait Geometry: Copy + Send + Sync + Default + Debug + 'static {
         let left = s.max(0) as u32;
         let right = (-s).max(0) as u32;
         Bitboard(((b.0 << left) >> right) & Self::DEST[d])
+    }
+
+    /// [`step`](Self::step) for the eight capture directions (`0..8`).
+    #[inline(always)]
+    fn cstep(b: Bitboard, d: Dir) -> Bitboard {
+        let s = Self::CSHIFT[d];
+        let left = s.max(0) as u32;
+        let right = (-s).max(0) as u32;
+        Bitboard(((b.0 << left) >> right) & Self::CDEST[d])
     }
 
     /// (row from the top, column from the left) of internal square `i`, in the internal
@@ -172,10 +197,10 @@ const fn row_mask(bits: &[u8; 64], first: usize, len: usize) -> u64 {
     m
 }
 
-const fn rays(shift: [i32; 4], dest: [u64; 4]) -> [[u64; 64]; 4] {
-    let mut out = [[0u64; 64]; 4];
+const fn rays<const N: usize>(shift: [i32; N], dest: [u64; N]) -> [[u64; 64]; N] {
+    let mut out = [[0u64; 64]; N];
     let mut d = 0;
-    while d < 4 {
+    while d < N {
         let mut b = 0;
         while b < 64 {
             let mut cur = step_raw(1u64 << b, shift[d], dest[d]);
@@ -192,10 +217,10 @@ const fn rays(shift: [i32; 4], dest: [u64; 4]) -> [[u64; 64]; 4] {
     out
 }
 
-const fn steps(shift: [i32; 4], dest: [u64; 4], n: u32) -> [[u64; 64]; 4] {
-    let mut out = [[0u64; 64]; 4];
+const fn steps<const N: usize>(shift: [i32; N], dest: [u64; N], n: u32) -> [[u64; 64]; N] {
+    let mut out = [[0u64; 64]; N];
     let mut d = 0;
-    while d < 4 {
+    while d < N {
         let mut b = 0;
         while b < 64 {
             let mut cur = 1u64 << b;
@@ -220,6 +245,39 @@ static D10_RAYS: [[u64; 64]; 4] = rays(D10_SHIFT, D10_DEST);
 static D10_STEPS: [[u64; 64]; 4] = steps(D10_SHIFT, D10_DEST, 1);
 static D10_JUMPS: [[u64; 64]; 4] = steps(D10_SHIFT, D10_DEST, 2);
 
+/// Squares of the 10x10 board whose place in their row (of five) is `k`.
+const fn d10_column(k: usize) -> u64 {
+    let mut m = 0u64;
+    let mut i = k;
+    while i < 50 {
+        m |= 1u64 << D10_BITS[i];
+        i += 5;
+    }
+    m
+}
+/// Orthogonal lines of the 10x10 board: up and down a column is two rows (11 bits), along a
+/// row the next square of the row (1 bit, never wrapping to the next row).
+const D10_CSHIFT: [i32; 8] = [-6, -5, 5, 6, -11, -1, 1, 11];
+const D10_CDEST: [u64; 8] = [
+    D10_BOARD,
+    D10_BOARD,
+    D10_BOARD,
+    D10_BOARD,
+    D10_BOARD,
+    D10_BOARD & !d10_column(4),
+    D10_BOARD & !d10_column(0),
+    D10_BOARD,
+];
+static D10_CRAYS: [[u64; 64]; 8] = rays(D10_CSHIFT, D10_CDEST);
+static D10_CSTEPS: [[u64; 64]; 8] = steps(D10_CSHIFT, D10_CDEST, 1);
+static D10_CJUMPS: [[u64; 64]; 8] = steps(D10_CSHIFT, D10_CDEST, 2);
+
+/// The eight capture directions of a board without orthogonal captures: its four, then four
+/// empty ones.
+const fn diagonal_only<T: Copy>(four: [T; 4], none: T) -> [T; 8] {
+    [four[0], four[1], four[2], four[3], none, none, none, none]
+}
+
 const D8_BITS: [u8; 64] = bits_of(32, 8);
 const D8_BOARD: u64 = mask_of(&D8_BITS, 32);
 const D8_DEST: [u64; 4] = [D8_BOARD; 4];
@@ -227,6 +285,11 @@ const D8_SHIFT: [i32; 4] = [-5, -4, 4, 5];
 static D8_RAYS: [[u64; 64]; 4] = rays(D8_SHIFT, D8_DEST);
 static D8_STEPS: [[u64; 64]; 4] = steps(D8_SHIFT, D8_DEST, 1);
 static D8_JUMPS: [[u64; 64]; 4] = steps(D8_SHIFT, D8_DEST, 2);
+const D8_CSHIFT: [i32; 8] = diagonal_only(D8_SHIFT, 0);
+const D8_CDEST: [u64; 8] = diagonal_only(D8_DEST, 0);
+static D8_CRAYS: [[u64; 64]; 8] = rays(D8_CSHIFT, D8_CDEST);
+static D8_CSTEPS: [[u64; 64]; 8] = steps(D8_CSHIFT, D8_CDEST, 1);
+static D8_CJUMPS: [[u64; 64]; 8] = steps(D8_CSHIFT, D8_CDEST, 2);
 
 const O8_BITS: [u8; 64] = bits_of(64, 64);
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -236,10 +299,16 @@ const O8_SHIFT: [i32; 4] = [-8, -1, 1, 8];
 static O8_RAYS: [[u64; 64]; 4] = rays(O8_SHIFT, O8_DEST);
 static O8_STEPS: [[u64; 64]; 4] = steps(O8_SHIFT, O8_DEST, 1);
 static O8_JUMPS: [[u64; 64]; 4] = steps(O8_SHIFT, O8_DEST, 2);
+const O8_CSHIFT: [i32; 8] = diagonal_only(O8_SHIFT, 0);
+const O8_CDEST: [u64; 8] = diagonal_only(O8_DEST, 0);
+static O8_CRAYS: [[u64; 64]; 8] = rays(O8_CSHIFT, O8_CDEST);
+static O8_CSTEPS: [[u64; 64]; 8] = steps(O8_CSHIFT, O8_CDEST, 1);
+static O8_CJUMPS: [[u64; 64]; 8] = steps(O8_CSHIFT, O8_CDEST, 2);
 
 macro_rules! geometry {
     ($name:ident, $doc:literal, $shape:expr, $squares:expr, $size:expr, $row:expr, $bits:ident,
-     $board:expr, $shift:ident, $dest:ident, $rays:ident, $steps:ident, $jumps:ident) => {
+     $board:expr, $shift:ident, $dest:ident, $rays:ident, $steps:ident, $jumps:ident,
+     $cshift:ident, $cdest:ident, $crays:ident, $csteps:ident, $cjumps:ident) => {
         #[doc = $doc]
         #[derive(Clone, Copy, Default, Debug, PartialEq, Eq, Hash)]
         pub struct $name;
@@ -256,6 +325,11 @@ macro_rules! geometry {
             const RAYS: &'static [[u64; 64]; 4] = &$rays;
             const STEPS: &'static [[u64; 64]; 4] = &$steps;
             const JUMPS: &'static [[u64; 64]; 4] = &$jumps;
+            const CSHIFT: [i32; 8] = $cshift;
+            const CDEST: [u64; 8] = $cdest;
+            const CRAYS: &'static [[u64; 64]; 8] = &$crays;
+            const CSTEPS: &'static [[u64; 64]; 8] = &$csteps;
+            const CJUMPS: &'static [[u64; 64]; 8] = &$cjumps;
             const TOP_ROW: Bitboard = Bitboard(row_mask(&$bits, 0, $row));
             const BOTTOM_ROW: Bitboard = Bitboard(row_mask(&$bits, $squares - $row, $row));
             const ROW_LEN: usize = $row;
@@ -276,7 +350,12 @@ geometry!(
     D10_DEST,
     D10_RAYS,
     D10_STEPS,
-    D10_JUMPS
+    D10_JUMPS,
+    D10_CSHIFT,
+    D10_CDEST,
+    D10_CRAYS,
+    D10_CSTEPS,
+    D10_CJUMPS
 );
 geometry!(
     Diag8,
@@ -291,7 +370,12 @@ geometry!(
     D8_DEST,
     D8_RAYS,
     D8_STEPS,
-    D8_JUMPS
+    D8_JUMPS,
+    D8_CSHIFT,
+    D8_CDEST,
+    D8_CRAYS,
+    D8_CSTEPS,
+    D8_CJUMPS
 );
 geometry!(
     Ortho8,
@@ -306,7 +390,12 @@ geometry!(
     O8_DEST,
     O8_RAYS,
     O8_STEPS,
-    O8_JUMPS
+    O8_JUMPS,
+    O8_CSHIFT,
+    O8_CDEST,
+    O8_CRAYS,
+    O8_CSTEPS,
+    O8_CJUMPS
 );
 
 #[cfg(test)]
@@ -347,6 +436,43 @@ mod tests {
         check_geometry::<Diag10>();
         check_geometry::<Diag8>();
         check_geometry::<Ortho8>();
+    }
+
+    /// The orthogonal capture lines of the 10x10 board (frisian) agree with coordinates: up
+    /// and down two rows in the same column, left and right two columns in the same row; the
+    /// first four capture directions are the diagonal ones.
+    #[test]
+    fn orthogonal_lines_of_the_10x10_board_match_coordinates() {
+        let deltas: [(isize, isize); 4] = [(-2, 0), (0, -2), (0, 2), (2, 0)];
+        for i in 0..Diag10::SQUARES {
+            let (r, c) = Diag10::coords(i);
+            let b = Diag10::BITS[i] as usize;
+            for (d, &(dr, dc)) in deltas.iter().enumerate() {
+                assert_eq!(Diag10::CSTEPS[d][b], Diag10::STEPS[d][b]);
+                assert_eq!(Diag10::CRAYS[d][b], Diag10::RAYS[d][b]);
+                let (nr, nc) = (r as isize + dr, c as isize + dc);
+                let want = (nr >= 0 && nc >= 0)
+                    .then(|| Diag10::at(nr as usize, nc as usize))
+                    .flatten()
+                    .map_or(0, |j| 1u64 << Diag10::BITS[j]);
+                assert_eq!(Diag10::CSTEPS[4 + d][b], want, "square {i} direction {}", 4 + d);
+                let stepped = Diag10::cstep(Bitboard::from_bit(b as u32), 4 + d).0;
+                assert_eq!(stepped, want, "square {i} direction {}", 4 + d);
+            }
+            for d in 4..8 {
+                assert_eq!(Diag8::CRAYS[d][b], 0);
+                assert_eq!(Ortho8::CSTEPS[d][b], 0);
+            }
+        }
+        // Square 23 (internal 22): its row is 21-25, its column 3, 13, 23, 33, 43.
+        let b = Diag10::BITS[22] as usize;
+        let squares = |m: u64| -> Vec<usize> {
+            Bitboard(m).into_iter().map(|x| Diag10::INDEX[x as usize] as usize + 1).collect()
+        };
+        assert_eq!(squares(Diag10::CRAYS[4][b]), vec![3, 13]);
+        assert_eq!(squares(Diag10::CRAYS[5][b]), vec![21, 22]);
+        assert_eq!(squares(Diag10::CRAYS[6][b]), vec![24, 25]);
+        assert_eq!(squares(Diag10::CRAYS[7][b]), vec![33, 43]);
     }
 
     #[test]

@@ -66,19 +66,35 @@ static ZOBRIST: [[u64; 64]; 4] = zobrist_table();
 /// Key of "Black to move".
 const ZOBRIST_SIDE: u64 = 0x5DEE_CE66_D1CE_4E5B;
 
+/// Key of the king-move counters (frisian): 0 when neither side has a run.
+#[inline(always)]
+fn king_run_key(run: [u8; 2]) -> u64 {
+    let packed = u64::from(run[0]) | u64::from(run[1]) << 8;
+    if packed == 0 { 0 } else { splitmix(0x4B49_4E47_5255_4E53 ^ packed).1 }
+}
+
 /// A position of rule set `R`.
 #[derive(Clone, Copy)]
 pub struct Position<R: Rules> {
     pieces: [Bitboard; 2],
     kings: Bitboard,
     side: Color,
+    /// Per side, the run of non-capturing moves of one king (`R::KING_MOVE_LIMIT`, frisian):
+    /// 0 for none, else the count (1..=limit) times 64 plus the king's bit. Always 0 when
+    /// the rule set has no limit, so it costs nothing there (it fits in the padding). FEN
+    /// and Hub position strings do not carry it: a set-up position starts at zero, as in
+    /// lidraughts and pydraughts, and the moves played from it rebuild it.
+    king_run: [u8; 2],
     key: u64,
     rules: PhantomData<R>,
 }
 
 impl<R: Rules> PartialEq for Position<R> {
     fn eq(&self, other: &Self) -> bool {
-        self.pieces == other.pieces && self.kings == other.kings && self.side == other.side
+        self.pieces == other.pieces
+            && self.kings == other.kings
+            && self.side == other.side
+            && self.king_run == other.king_run
     }
 }
 
@@ -164,9 +180,58 @@ impl<R: Rules> Position<R> {
         kings: Bitboard,
         side: Color,
     ) -> Self {
-        let mut p = Position { pieces: [white, black], kings, side, key: 0, rules: PhantomData };
+        let mut p = Position {
+            pieces: [white, black],
+            kings,
+            side,
+            king_run: [0; 2],
+            key: 0,
+            rules: PhantomData,
+        };
         p.key = p.compute_key();
         p
+    }
+
+    /// The run of non-capturing moves of one king of colour `c` (`R::KING_MOVE_LIMIT`):
+    /// how many moves in a row, and the king's bit; `None` without a run.
+    #[inline(always)]
+    pub fn king_run(&self, c: Color) -> Option<(u8, u32)> {
+        let r = self.king_run[c.index()];
+        (r != 0).then(|| (r >> 6, u32::from(r & 63)))
+    }
+
+    /// The same position with colour `c`'s king run set to `count` moves of the king on bit
+    /// `bit` (for set-up positions); an error when the rule set has no limit, the count is
+    /// out of range, or no king of `c` stands there. A count of 0 clears the run.
+    pub fn with_king_run(&self, c: Color, count: u8, bit: u32) -> Result<Self> {
+        let mut p = *self;
+        if count == 0 {
+            p.king_run[c.index()] = 0;
+        } else {
+            if count > R::KING_MOVE_LIMIT {
+                bail!("a king may make at most {} moves in a row here", R::KING_MOVE_LIMIT);
+            }
+            if !self.kings(c).has(bit) {
+                bail!("no {c} king stands on the square of the king-move count");
+            }
+            if self.men(c).is_empty() {
+                bail!("the king-move count applies only while {c} has men");
+            }
+            p.king_run[c.index()] = count << 6 | bit as u8;
+        }
+        p.key = p.compute_key();
+        Ok(p)
+    }
+
+    /// The king of the side to move that may not make a non-capturing move now, having made
+    /// `R::KING_MOVE_LIMIT` of them in a row (frisian), as a bit set (empty elsewhere).
+    #[inline(always)]
+    pub fn blocked_king(&self) -> u64 {
+        if R::KING_MOVE_LIMIT == 0 {
+            return 0;
+        }
+        let r = self.king_run[self.side.index()];
+        if r >> 6 >= R::KING_MOVE_LIMIT { 1u64 << (r & 63) } else { 0 }
     }
 
     /// The side to move.
@@ -235,7 +300,7 @@ impl<R: Rules> Position<R> {
                 }
             }
         }
-        key
+        key ^ king_run_key(self.king_run)
     }
 
     /// The position after `mv`, which must be legal here.
@@ -291,7 +356,44 @@ impl<R: Rules> Position<R> {
         if KEYED {
             p.key ^= ZOBRIST_SIDE;
         }
+        if R::KING_MOVE_LIMIT > 0 {
+            p.update_king_runs(self, mv, KEYED);
+        }
         p
+    }
+
+    /// The king-move counters after `mv`, played in `before` (frisian; lidraughts
+    /// `KingMoves`): a non-capturing king move extends the mover's run when the same king
+    /// moves again and starts a run of one otherwise; a man move or a capture ends it. A run
+    /// ends too when its king is captured or its side has no men left.
+    #[inline(always)]
+    fn update_king_runs(&mut self, before: &Self, mv: Move, keyed: bool) {
+        let us = before.side;
+        let old = self.king_run;
+        let mut run = old;
+        run[us.index()] = if mv.is_king_move() && !mv.is_capture() {
+            let count = match before.king_run(us) {
+                Some((n, sq)) if sq == mv.from() => n + 1,
+                _ => 1,
+            };
+            count << 6 | mv.to() as u8
+        } else {
+            0
+        };
+        if let Some((_, sq)) = before.king_run(!us)
+            && mv.captured().has(sq)
+        {
+            run[(!us).index()] = 0;
+        }
+        for c in Color::BOTH {
+            if self.men(c).is_empty() {
+                run[c.index()] = 0;
+            }
+        }
+        self.king_run = run;
+        if keyed {
+            self.key ^= king_run_key(old) ^ king_run_key(run);
+        }
     }
 
     /// Every legal move (duplicate capture routes dropped).
@@ -307,8 +409,12 @@ impl<R: Rules> Position<R> {
         movegen::has_capture(self)
     }
 
-    /// The same pieces with the other side to move (for tests and evaluation probes).
+    /// The same pieces with the other side to move (for tests and evaluation probes); the
+    /// king-move counters are kept.
     pub fn with_side(&self, side: Color) -> Self {
-        Self::from_parts_unchecked(self.pieces[0], self.pieces[1], self.kings, side)
+        let mut p = Self::from_parts_unchecked(self.pieces[0], self.pieces[1], self.kings, side);
+        p.king_run = self.king_run;
+        p.key = p.compute_key();
+        p
     }
 }

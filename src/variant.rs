@@ -35,6 +35,11 @@ pub enum Base {
     /// Antidraughts (losing draughts): international moves and captures; the side left
     /// without a legal move wins.
     Antidraughts,
+    /// Frisian draughts: 10x10, men and kings also capture along rows and columns, the
+    /// capture of the greatest value is compulsory.
+    Frisian,
+    /// Frysk!: frisian rules from five men each on the back row.
+    Frysk,
 }
 
 /// How a rule set writes squares in its native notation.
@@ -48,7 +53,7 @@ pub enum Squares {
 
 impl Base {
     /// The rule sets in their canonical order.
-    pub const ALL: [Base; 12] = [
+    pub const ALL: [Base; 14] = [
         Base::International,
         Base::Brazilian,
         Base::Russian,
@@ -61,6 +66,8 @@ impl Base {
         Base::Killer,
         Base::Breakthrough,
         Base::Antidraughts,
+        Base::Frisian,
+        Base::Frysk,
     ];
 
     /// The canonical id.
@@ -78,6 +85,8 @@ impl Base {
             Base::Killer => "killer",
             Base::Breakthrough => "breakthrough",
             Base::Antidraughts => "antidraughts",
+            Base::Frisian => "frisian",
+            Base::Frysk => "frysk",
         }
     }
 
@@ -96,6 +105,8 @@ impl Base {
             Base::Killer => &["killer-draughts"],
             Base::Breakthrough => &["bt"],
             Base::Antidraughts => &["losing", "anti", "giveaway"],
+            Base::Frisian => &["fries", "frisian-draughts"],
+            Base::Frysk => &["frysk!"],
         }
     }
 
@@ -107,7 +118,15 @@ impl Base {
 
     /// True for the 10x10 board.
     pub const fn is_10x10(self) -> bool {
-        matches!(self, Base::International | Base::Killer | Base::Breakthrough | Base::Antidraughts)
+        matches!(
+            self,
+            Base::International
+                | Base::Killer
+                | Base::Breakthrough
+                | Base::Antidraughts
+                | Base::Frisian
+                | Base::Frysk
+        )
     }
 
     /// How the native notation writes squares.
@@ -117,6 +136,8 @@ impl Base {
             | Base::Killer
             | Base::Breakthrough
             | Base::Antidraughts
+            | Base::Frisian
+            | Base::Frysk
             | Base::English
             | Base::Italian
             | Base::Spanish => Squares::Numeric,
@@ -146,7 +167,9 @@ impl Base {
 
     /// The PDN `GameType` tag value. Killer, breakthrough and antidraughts have no number of
     /// their own (pydraughts writes 20 for them too): they are written with the international
-    /// code and a `Variant` tag (see [`crate::pdn::variant_tag`]).
+    /// code and a `Variant` tag (see [`crate::pdn::variant_tag`]). Frisian is 40 (PDN
+    /// standard; lidraughts, pydraughts); frysk! shares it (pydraughts writes 40, lidraughts
+    /// its own 97) with a `Variant` tag.
     pub const fn pdn_gametype(self) -> &'static str {
         match self {
             Base::International | Base::Killer | Base::Breakthrough | Base::Antidraughts => {
@@ -159,14 +182,20 @@ impl Base {
             Base::Brazilian => "26,W,8,8,A0,0",
             Base::Czech => "29,W,8,8,A0,0",
             Base::Turkish => "30,W,8,8,A0,0",
+            Base::Frisian | Base::Frysk => "40,W,10,10,N2,0",
         }
     }
 
     /// Pieces per side at the start.
     pub const fn men_per_side(self) -> u32 {
         match self {
-            Base::International | Base::Killer | Base::Breakthrough | Base::Antidraughts => 20,
+            Base::International
+            | Base::Killer
+            | Base::Breakthrough
+            | Base::Antidraughts
+            | Base::Frisian => 20,
             Base::Turkish => 16,
+            Base::Frysk => 5,
             _ => 12,
         }
     }
@@ -285,6 +314,14 @@ macro_rules! with_rules {
                 type $R = $crate::rules::Antidraughts;
                 $body
             }
+            (__B::Frisian, _) => {
+                type $R = $crate::rules::Frisian;
+                $body
+            }
+            (__B::Frysk, _) => {
+                type $R = $crate::rules::Frysk;
+                $body
+            }
             (__B::Brazilian, false) => {
                 type $R = $crate::rules::Brazilian;
                 $body
@@ -367,6 +404,9 @@ mod tests {
             ("Checkers", Base::English),
             ("dama", Base::Turkish),
             ("russian", Base::Russian),
+            ("frisian", Base::Frisian),
+            ("frysk", Base::Frysk),
+            ("Frysk!", Base::Frysk),
         ];
         for (name, base) in cases {
             assert_eq!(name.parse::<Variant>().unwrap(), Variant::new(base), "{name}");

@@ -109,11 +109,13 @@ pub const PARAMS: [(Base, Params); 9] = [
 ];
 
 /// The rule set whose fitted row `base` uses: its own, except the 10x10 rule sets without
-/// fitted data of their own (killer, breakthrough, antidraughts), which use the international
-/// row (their scores are on the same scale of men).
+/// fitted data of their own (killer, breakthrough, antidraughts, frisian, frysk!), which use
+/// the international row (their scores are on the same scale of men).
 pub const fn fitted_base(base: Base) -> Base {
     match base {
-        Base::Killer | Base::Breakthrough | Base::Antidraughts => Base::International,
+        Base::Killer | Base::Breakthrough | Base::Antidraughts | Base::Frisian | Base::Frysk => {
+            Base::International
+        }
         b => b,
     }
 }

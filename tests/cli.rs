@@ -66,7 +66,7 @@ fn perft_with_threads_and_a_fen_counts_the_same() {
 #[test]
 fn perft_bad_arguments_exit_2_with_a_message() {
     let cases: [(&[&str], &str); 5] = [
-        (&["perft", "--variant", "frisian", "--depth", "3"], "frisian"),
+        (&["perft", "--variant", "frisia", "--depth", "3"], "frisia"),
         (&["perft", "--variant", "russian"], "--depth"),
         (&["perft", "--depth", "3", "--fen", "W:W51:B1"], "51"),
         (&["perft", "--depth", "x"], "x"),
@@ -290,4 +290,16 @@ fn book_build_info_and_probe() {
     let o = kondavo(&["book", "build", "-v", "english", "-o", f, "--expansions", "0"]);
     assert!(!o.status.success(), "zero expansions refused");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// DXP has no rule-set field and no DXP program plays frisian: `kondavo dxp` refuses frisian
+/// and frysk! before it listens or connects.
+#[test]
+fn dxp_refuses_frisian_and_frysk() {
+    for variant in ["frisian", "frysk"] {
+        let o = kondavo(&["dxp", "--variant", variant, "--listen", "127.0.0.1:0"]);
+        assert!(!o.status.success(), "{variant}");
+        assert!(stderr(&o).contains(&format!("DXP has no {variant}")), "{}", stderr(&o));
+        assert!(!stdout(&o).contains("listening"), "{}", stdout(&o));
+    }
 }

@@ -165,7 +165,7 @@ fn handshake_declares_params_with_variant_first_and_values_last() {
     );
     assert!(variant.ends_with(
         "international brazilian russian ukrainian english italian spanish czech turkish killer \
-         breakthrough antidraughts\""
+         breakthrough antidraughts frisian frysk\""
     ));
     for l in &lines {
         fields(l);
@@ -415,7 +415,7 @@ fn bad_input_gets_an_error_and_the_engine_keeps_going() {
         ("frobnicate now", "unknown command"),
         ("set-param name=threads value=lots", "threads"),
         ("set-param name=hash value=0", "hash"),
-        ("set-param name=variant value=frisian", "frisian"),
+        ("set-param name=variant value=frisia", "frisia"),
         ("pos moves=\"32-28", "unterminated"),
         ("level depth=deep", "depth"),
         ("go sideways", "go"),

@@ -60,12 +60,17 @@ fn random_placement<R: Rules>(cells: &[u8], black_to_move: bool) -> Option<Posit
 fn check_position<R: Rules>(pos: &Position<R>) {
     // Hash kept by `after` equals the hash from scratch.
     assert_eq!(pos.key(), pos.compute_key(), "{pos:?}");
-    // FEN and Hub string round trips.
+    // FEN and Hub string round trips. Neither carries the frisian king-move counters (a
+    // set-up position starts them at zero), so the board is compared without them.
+    let board = pos
+        .with_king_run(Color::White, 0, 0)
+        .and_then(|p| p.with_king_run(Color::Black, 0, 0))
+        .expect("clearing a run always works");
     let fen = to_fen(pos);
-    assert_eq!(&parse_fen::<R>(&fen).unwrap(), pos, "{fen}");
+    assert_eq!(parse_fen::<R>(&fen).unwrap(), board, "{fen}");
     let hub = to_hub_position(pos);
-    assert_eq!(&parse_hub_position::<R>(&hub).unwrap(), pos, "{hub}");
-    assert_eq!(&parse_position::<R>(&hub).unwrap(), pos, "{hub}");
+    assert_eq!(parse_hub_position::<R>(&hub).unwrap(), board, "{hub}");
+    assert_eq!(parse_position::<R>(&hub).unwrap(), board, "{hub}");
     // Every legal move survives native and Hub notation, and its successor's hash is right.
     let moves = pos.legal_moves();
     for &mv in &moves {

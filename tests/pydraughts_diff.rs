@@ -35,8 +35,8 @@ fn run_diff(venv: &str, extra: &[&str]) {
     );
 }
 
-/// pydraughts 0.6.7: all eight rule sets it has that kondavo plays (plus ukrainian against its
-/// russian).
+/// pydraughts 0.6.7: all ten rule sets it has that kondavo plays (plus ukrainian against its
+/// russian), frisian and frysk among them.
 #[test]
 fn perft_matches_pydraughts_067() {
     run_diff("pd067", &[]);

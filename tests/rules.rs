@@ -3,12 +3,12 @@
 
 mod common;
 
-use common::{fen_after, find, keep_list, legal, sorted};
+use common::{fen_after, find, keep_list, legal, legal_after, sorted};
 use kondavo::color::Color;
 use kondavo::game::{DrawRules, Game, Outcome};
 use kondavo::notation::parse_position;
 use kondavo::position::Position;
-use kondavo::rules::{Antidraughts, Breakthrough, International, Russian};
+use kondavo::rules::{Antidraughts, Breakthrough, Frisian, International, Russian};
 
 // ---------------------------------------------------------------------------------------
 // international (FMJD)
@@ -475,4 +475,105 @@ fn antidraughts_blocked_side_wins() {
 #[test]
 fn antidraughts_majority_capture_is_compulsory() {
     assert_eq!(legal("antidraughts", "W:W32,40:B18,27,28"), sorted(&["32x12"]));
+}
+
+// ---------------------------------------------------------------------------------------
+// frisian and frysk! (lidraughts "Frisian" and "Frysk!"; the federation's rules as dctl and
+// lidraughts implement them)
+
+/// Frisian: a man also captures along its column, over the next playable square of the
+/// line (two rows away) onto the one beyond, forward and backward. International has no
+/// such capture.
+#[test]
+fn frisian_man_captures_along_a_column() {
+    assert_eq!(legal("frisian", "W:W33:B23"), sorted(&["33x13"]));
+    assert_eq!(legal("frisian", "W:W23:B33"), sorted(&["23x43"]));
+    assert_eq!(legal("international", "W:W23:B33"), sorted(&["23-18", "23-19"]));
+}
+
+/// Frisian: a man also captures along its row, over the next square of the row (two
+/// columns away).
+#[test]
+fn frisian_man_captures_along_a_row() {
+    assert_eq!(legal("frisian", "W:W31:B32"), sorted(&["31x33"]));
+    assert_eq!(legal("international", "W:W31:B32"), sorted(&["31-26", "31-27"]));
+}
+
+/// Frisian: a king captures along rows and columns at a distance and lands on any free
+/// square beyond (46 takes 26 up the a-file landing on 16 or 6; 36 takes 38 along the row
+/// landing on 39 or 40).
+#[test]
+fn frisian_king_captures_along_rows_and_columns_at_distance() {
+    assert_eq!(legal("frisian", "W:WK46:B26"), sorted(&["46x16", "46x6"]));
+    assert_eq!(legal("frisian", "W:WK36:B38"), sorted(&["36x39", "36x40"]));
+}
+
+/// Frisian: a king moves only along diagonals (the same moves as in international).
+#[test]
+fn frisian_king_moves_only_diagonally() {
+    let moves = ["46-41", "46-37", "46-32", "46-28", "46-23", "46-19", "46-14", "46-10", "46-5"];
+    assert_eq!(legal("frisian", "W:WK46:B1"), sorted(&moves));
+}
+
+/// Frisian capture by value: taking a king outweighs taking a man (33x22 takes the king on
+/// 28, 33x42 the man on 38); international lets either be played.
+#[test]
+fn frisian_capture_of_a_king_outweighs_a_man() {
+    assert_eq!(legal("frisian", "W:W33:BK28,38"), sorted(&["33x22"]));
+    assert_eq!(legal("international", "W:W33:BK28,38"), sorted(&["33x22", "33x42"]));
+}
+
+/// Frisian capture by value: a king is worth more than one man and less than two, so n kings
+/// outweigh 2n - 1 men and not 2n. 36x7 takes the kings on 26 and 11; 36x20 takes the men on
+/// 37, 39 and 30 (three men lose to two kings), and with a man on 19 as well 36x18 takes four
+/// (four men beat two kings).
+#[test]
+fn frisian_two_kings_outweigh_three_men_but_not_four() {
+    assert_eq!(legal("frisian", "W:W36:B37,39,30,K26,K11"), sorted(&["36x7"]));
+    assert_eq!(legal("frisian", "W:W36:B37,39,30,19,K26,K11"), sorted(&["36x18"]));
+}
+
+/// Frisian: at equal value a king must capture rather than a man (the king on 50 and the man
+/// on 16 can each take one man; only the king may); international lets either capture.
+#[test]
+fn frisian_king_captures_before_man_at_equal_value() {
+    assert_eq!(legal("frisian", "W:W16,33,K50:B11,44"), sorted(&["50x39"]));
+    assert_eq!(legal("international", "W:W16,33,K50:B11,44"), sorted(&["16x7", "50x39"]));
+}
+
+/// Frisian: while its side has men, the same king may make at most three non-capturing moves
+/// in a row. After 46-41, 41-46, 46-41 White must move the man; once it has, the king may
+/// move again.
+#[test]
+fn frisian_king_makes_at_most_three_quiet_moves_in_a_row_while_men_remain() {
+    let moves = ["46-41", "1-7", "41-46", "7-12", "46-41", "12-17"];
+    assert!(legal_after("frisian", "W:WK46,35:B1", &moves[..4]).contains(&"46-41".to_string()));
+    assert_eq!(legal_after("frisian", "W:WK46,35:B1", &moves), sorted(&["35-30"]));
+    let later = [&moves[..], &["35-30", "17-22"]].concat();
+    assert!(legal_after("frisian", "W:WK46,35:B1", &later).contains(&"41-46".to_string()));
+    // The limit is on that king: another king may move.
+    let with_two = legal_after("frisian", "W:WK46,K36,35:B1", &moves);
+    assert!(with_two.contains(&"35-30".to_string()) && with_two.contains(&"36-31".to_string()));
+    assert!(!with_two.iter().any(|m| m.starts_with("41-")), "{with_two:?}");
+    // Without men the limit does not apply.
+    assert!(legal_after("frisian", "W:WK46:B1", &moves).contains(&"41-46".to_string()));
+}
+
+/// Frisian draw rule (lidraughts, after the federation): a king against a king is drawn
+/// after two moves each.
+#[test]
+fn frisian_king_against_king_is_drawn_after_two_moves_each() {
+    let moves = ["46-41", "1-6", "41-46", "6-1"];
+    assert_eq!(outcome_after::<Frisian>("W:WK46:BK1", &moves[..3]), None);
+    assert_eq!(outcome_after::<Frisian>("W:WK46:BK1", &moves), Some(Outcome::MoveCounter));
+    assert_eq!(outcome_after::<International>("W:WK46:BK1", &moves), None);
+}
+
+/// Frysk! (lidraughts): frisian rules from five men each on the back row, White to move.
+#[test]
+fn frysk_starts_with_five_men_each_on_the_back_row() {
+    assert_eq!(fen_after("frysk", "start", &[]), "W:W46-50:B1-5");
+    let moves = ["46-41", "47-41", "47-42", "48-42", "48-43", "49-43", "49-44", "50-44", "50-45"];
+    assert_eq!(legal("frysk", "start"), sorted(&moves));
+    assert_eq!(legal("frysk!", "W:W31:B32"), sorted(&["31x33"]));
 }

@@ -271,6 +271,7 @@ fn builtin_bytes(base: Base) -> Option<&'static [u8]> {
         Base::Killer => include_bytes!("../../data/book/killer.kdb"),
         Base::Breakthrough => include_bytes!("../../data/book/breakthrough.kdb"),
         Base::Antidraughts => include_bytes!("../../data/book/antidraughts.kdb"),
+        Base::Frisian | Base::Frysk => return None,
     };
     Some(bytes)
 }

@@ -131,6 +131,9 @@ fn header() -> String {
 }
 
 fn build<R: Rules>(dir: &Path, pieces: u32) -> Result<()> {
+    if !egdb::supported::<R>() {
+        return Err(Error(format!("no endgame databases for {}", R::variant())));
+    }
     let slices = Generator::<R>::slices_up_to(pieces);
     let mut g = Generator::<R>::new(Some(dir.to_path_buf()));
     let bar = crate::cli::progress_bar(

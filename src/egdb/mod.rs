@@ -58,6 +58,13 @@ pub fn file_path(dir: &Path, variant: Variant, slice: Slice) -> PathBuf {
     variant_dir(dir, variant).join(format!("{}.kdb", slice.name()))
 }
 
+/// True when the databases can be built for rule set `R`: the standard goal (no move
+/// loses), and no rule the builder's unmove generator does not know (frisian orthogonal
+/// captures and king-move counters).
+pub fn supported<R: Rules>() -> bool {
+    R::GOAL == crate::rules::Goal::Standard && !R::ORTHOGONAL_CAPTURE && R::KING_MOVE_LIMIT == 0
+}
+
 /// The largest sets the engine builds by itself on first use: every position with up to 4
 /// pieces on the 8x8 diagonal board (about 5 s on 2 cores), 3 on the 10x10 board (under a
 /// second) and on the turkish board (its 4-piece set takes minutes).
@@ -73,6 +80,9 @@ pub fn small_pieces(base: Base) -> u32 {
 /// file in the rule set's directory (released by the system if the builder dies), then find
 /// the files there. Returns the slices built.
 pub fn ensure<R: Rules>(dir: &Path, pieces: u32) -> Result<usize> {
+    if !supported::<R>() {
+        crate::bail!("no endgame databases for {}", R::variant());
+    }
     let vdir = variant_dir(dir, R::variant());
     std::fs::create_dir_all(&vdir)
         .map_err(|e| Error(format!("cannot create {}: {e}", vdir.display())))?;

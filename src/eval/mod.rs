@@ -20,6 +20,7 @@ mod brazilian;
 mod breakthrough;
 mod czech;
 mod english;
+mod frisian;
 mod international;
 mod italian;
 mod killer;

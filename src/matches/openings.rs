@@ -118,6 +118,8 @@ fn generated_file(base: Base) -> Option<&'static str> {
         Base::Spanish => Some(include_str!("../../data/openings/spanish.txt")),
         Base::Czech => Some(include_str!("../../data/openings/czech.txt")),
         Base::Turkish => Some(include_str!("../../data/openings/turkish.txt")),
+        Base::Frisian => Some(include_str!("../../data/openings/frisian.txt")),
+        Base::Frysk => Some(include_str!("../../data/openings/frysk.txt")),
         _ => None,
     }
 }
@@ -153,7 +155,8 @@ pub fn generated_lines(variant: Variant) -> Result<String> {
 
 /// The built-in openings of `variant`: the published ballots (english 3-move deck, italian
 /// eleven-man ballots, russian and brazilian tables; ukrainian uses the russian one) or, for
-/// international, spanish, czech and turkish, kondavo's balanced three-ply openings.
+/// international, spanish, czech, turkish, frisian and frysk!, kondavo's balanced three-ply
+/// openings.
 pub fn builtin(variant: Variant) -> Result<Vec<Opening>> {
     let openings = match (ballot_json(variant.base), generated_file(variant.base)) {
         (Some(text), _) => from_ballot_json(text)?,
@@ -236,7 +239,14 @@ mod tests {
         assert_eq!(italian.len(), 2400);
     }
 
-    const GENERATED: [Base; 4] = [Base::International, Base::Spanish, Base::Czech, Base::Turkish];
+    const GENERATED: [Base; 6] = [
+        Base::International,
+        Base::Spanish,
+        Base::Czech,
+        Base::Turkish,
+        Base::Frisian,
+        Base::Frysk,
+    ];
 
     #[test]
     #[cfg_attr(debug_assertions, ignore = "searches hundreds of positions")]

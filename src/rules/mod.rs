@@ -11,6 +11,7 @@ mod brazilian;
 mod breakthrough;
 mod czech;
 mod english;
+mod frisian;
 mod international;
 mod italian;
 mod killer;
@@ -24,6 +25,7 @@ pub use brazilian::Brazilian;
 pub use breakthrough::Breakthrough;
 pub use czech::Czech;
 pub use english::English;
+pub use frisian::{Frisian, Frysk};
 pub use international::International;
 pub use italian::Italian;
 pub use killer::Killer;
@@ -34,7 +36,7 @@ pub use ukrainian::Ukrainian;
 
 use crate::bitboard::Bitboard;
 use crate::color::Color;
-use crate::geometry::{Geometry, Shape};
+use crate::geometry::{ALL_CAPTURE_DIRS, ALL_DIRS, Geometry, Shape};
 use crate::position::Position;
 use crate::variant::{Base, Variant};
 use std::fmt::Debug;
@@ -56,6 +58,9 @@ pub enum Precedence {
     Spanish,
     /// Czech: if a king can capture, a king must; otherwise free choice.
     KingFirst,
+    /// Frisian order: the greatest value, a king worth more than one man but less than two
+    /// (n kings outweigh 2n - 1 men); at equal value a king capturing before a man.
+    Value,
 }
 
 /// How a game is won (the draw rules aside).
@@ -99,6 +104,12 @@ pub trait Rules: Copy + Send + Sync + Default + Debug + Eq + Hash + 'static {
     const KING_TAKING_KING_LANDS_BEHIND: bool = false;
     /// How the game is won.
     const GOAL: Goal = Goal::Standard;
+    /// Men and kings also capture along the rows and columns of the diagonal board, over
+    /// the next playable square of the line (frisian); kings still move only diagonally.
+    const ORTHOGONAL_CAPTURE: bool = false;
+    /// The most non-capturing moves in a row the same king may make while its side still
+    /// has men (frisian: 3); 0 for no limit. The count is part of the position.
+    const KING_MOVE_LIMIT: u8 = 0;
 
     /// The runtime identity, including the optional-capture option.
     fn variant() -> Variant {
@@ -119,7 +130,20 @@ pub trait Rules: Copy + Send + Sync + Default + Debug + Eq + Hash + 'static {
     /// Directions a man of colour `c` captures in.
     #[inline(always)]
     fn man_capture_dirs(c: Color) -> u8 {
-        if Self::MEN_CAPTURE_BACKWARD { 0b1111 } else { Self::man_move_dirs(c) }
+        if Self::ORTHOGONAL_CAPTURE {
+            ALL_CAPTURE_DIRS
+        } else if Self::MEN_CAPTURE_BACKWARD {
+            0b1111
+        } else {
+            Self::man_move_dirs(c)
+        }
+    }
+
+    /// Every direction a piece may capture in (the eight of `Geometry::CSHIFT` with
+    /// orthogonal captures, else the four of the board).
+    #[inline(always)]
+    fn capture_dirs() -> u8 {
+        if Self::ORTHOGONAL_CAPTURE { ALL_CAPTURE_DIRS } else { ALL_DIRS }
     }
 
     /// The row where men of colour `c` are crowned.
@@ -144,6 +168,11 @@ pub trait Rules: Copy + Send + Sync + Default + Debug + Eq + Hash + 'static {
             }
             Precedence::Spanish => (count << 8) | kings,
             Precedence::KingFirst => u32::from(mover_is_king),
+            // lidraughts: a man counts 100 and a king 199, so n kings (n < 100) outweigh
+            // 2n - 1 men and not 2n.
+            Precedence::Value => {
+                ((count - kings) * 100 + kings * 199) << 1 | u32::from(mover_is_king)
+            }
         }
     }
 }
@@ -166,6 +195,8 @@ impl<R: Rules> Rules for Optional<R> {
     const PRECEDENCE: Precedence = R::PRECEDENCE;
     const KING_TAKING_KING_LANDS_BEHIND: bool = R::KING_TAKING_KING_LANDS_BEHIND;
     const GOAL: Goal = R::GOAL;
+    const ORTHOGONAL_CAPTURE: bool = R::ORTHOGONAL_CAPTURE;
+    const KING_MOVE_LIMIT: u8 = R::KING_MOVE_LIMIT;
 }
 
 /// The winner of a game that has ended on the board whatever the legal moves are: in

@@ -52,3 +52,21 @@ pub fn keep_list<R: Rules>(pos: &Position<R>) -> MoveList {
 pub fn find<R: Rules>(pos: &Position<R>, text: &str) -> Move {
     parse_move(pos, text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
+
+/// The legal moves (native, sorted) after playing `moves` from `fen` in `variant`; the
+/// moves are played through the positions, so counters a position carries (the frisian
+/// king-move count) are kept.
+pub fn legal_after(variant: &str, fen: &str, moves: &[&str]) -> Vec<String> {
+    let v: Variant = variant.parse().expect("known variant");
+    with_rules!(v, R => {
+        let mut pos = parse_position::<R>(fen).expect("valid position");
+        for m in moves {
+            let mv = parse_move(&pos, m).unwrap_or_else(|e| panic!("{m}: {e}"));
+            pos = pos.after(mv);
+        }
+        let mut out: Vec<String> =
+            pos.legal_moves().iter().map(|&m| move_to_native(&pos, m)).collect();
+        out.sort();
+        out
+    })
+}

@@ -9,7 +9,7 @@ Usage (from the repository root, after `.ci/pyenv.sh` and `cargo build --release
 What it does, for the pydraughts version of the interpreter that runs it:
 
 1. For every rule set pydraughts knows that kondavo plays (standard, russian, brazilian,
-   english, italian, turkish) and for each mode (`think`: no pondering; `ponder`: both engines
+   english, italian, turkish, antidraughts, breakthrough, frisian, frysk) and for each mode (`think`: no pondering; `ponder`: both engines
    ponder), one complete game between two kondavo processes driven by pydraughts' own
    `HubEngine`: the first mover runs `kondavo hub`, the second plain `kondavo` (Hub on a pipe).
    Each engine is set up the way lidraughts-bot does it: `hub`, `set-param` lines
@@ -97,6 +97,8 @@ VARIANTS = {
     "turkish": "turkish",
     "antidraughts": "antidraughts",
     "breakthrough": "breakthrough",
+    "frisian": "frisian",
+    "frysk": "frysk",
 }
 # Rule sets where pydraughts 0.6 numbers moves its own way.
 OWN_NUMBERING_06 = {"russian", "brazilian", "english", "turkish"}

@@ -117,6 +117,15 @@ impl Config {
                 "--time must be a number of minutes above 0 and at most 999, not {t}"
             )));
         }
+        if matches!(args.variant.base, crate::variant::Base::Frisian | crate::variant::Base::Frysk)
+        {
+            // DXP has no rule-set field and no DXP program plays frisian: a peer would read
+            // orthogonal captures as illegal moves.
+            return Err(Error(format!(
+                "DXP has no {} (the protocol carries no rule set and no DXP program plays it)",
+                args.variant
+            )));
+        }
         let openings = match &args.openings {
             Some(path) => load_openings(path, args.variant)?,
             None => Vec::new(),
