@@ -314,9 +314,11 @@ impl Engine {
         let mut multipv = self.options.multipv;
         let mut model = self.model.as_deref();
         let mut noise = EvalNoise::default();
-        // The seed of this move's choices: the engine's, mixed with the position (so that a
-        // game does not repeat its choices) and the moves so far.
-        let seed = level::mix(self.seed ^ root.key() ^ (spec.moves.len() as u64) << 48);
+        // The seed of this move's choices: a set seed mixed with the position and the moves so
+        // far (reproducible); without one, a new draw for every move, so that an engine that
+        // plays many games (a match, a server bot) does not repeat its choices game after game.
+        let own = if self.options.seed == 0 { seed_of(&self.options) } else { self.seed };
+        let seed = level::mix(own ^ root.key() ^ (spec.moves.len() as u64) << 48);
         if mode == Mode::Think
             && self.options.book
             && !control.is_pondering()

@@ -308,3 +308,25 @@ fn a_weaker_level_chooses_among_book_moves_within_its_own_margin() {
     let weak: HashSet<String> = (1..=20).map(|s| first(1, s)).collect();
     assert!(weak.len() >= 3, "level 1 (margin 200) varies its book moves: {weak:?}");
 }
+
+/// Without a set seed, one engine varies its book moves from search to search (a match or a
+/// server bot keeps one engine for many games), not only from engine to engine.
+#[test]
+fn one_engine_without_a_seed_varies_its_book_moves_game_after_game() {
+    let engine = Engine::new(Options {
+        variant: Variant::new(Base::International),
+        hash_mib: 1,
+        ..Options::default()
+    });
+    let limits = Limits { nodes: Some(1_000), ..Limits::default() };
+    let moves: HashSet<String> = (0..30)
+        .map(|_| {
+            let done = engine
+                .search(&GameSpec::start(), &limits, Mode::Think, &Control::new(), &mut |_| {})
+                .unwrap();
+            assert_eq!(done.nodes, 0, "the start is in the book");
+            done.best.unwrap().hub
+        })
+        .collect();
+    assert!(moves.len() >= 3, "30 games from one engine opened with {moves:?}");
+}
