@@ -117,7 +117,8 @@ pub struct Options {
     /// Playing strength, 1 to [`level::FULL`] (full strength): a handicap on the search of a
     /// move to play, never on analysis.
     pub level: u8,
-    /// Seed of the weaker levels' choices (0: a new seed for every engine, so that games vary).
+    /// Seed of the weaker levels' and the book's choices (0: a new draw for every move, so
+    /// that games vary).
     pub seed: u64,
     /// Play from the opening book when the position is in it (moves to play only, never
     /// analysis).
@@ -153,8 +154,6 @@ impl Default for Options {
 /// The engine: options, the hash table and the evaluation's weights.
 pub struct Engine {
     options: Options,
-    /// The seed in force ([`Options::seed`], or one drawn when the engine was made).
-    seed: u64,
     tt: Table,
     model: Option<Arc<Model>>,
     egdb: Option<Arc<Egdb>>,
@@ -186,7 +185,7 @@ impl Engine {
             log::warn!("opening book: {e}; playing without it");
             None
         });
-        Engine { seed: seed_of(&options), options, tt, model, egdb, book }
+        Engine { options, tt, model, egdb, book }
     }
 
     /// An engine with `options`, or the error of its weights file.
@@ -195,7 +194,7 @@ impl Engine {
         let tt = Table::try_new(options.hash_mib.clamp(1, MAX_HASH_MIB)).map_err(Error)?;
         let egdb = egdb_of(&options);
         let book = book::open(options.variant, options.book_file.as_deref())?;
-        Ok(Engine { seed: seed_of(&options), options, tt, model, egdb, book })
+        Ok(Engine { options, tt, model, egdb, book })
     }
 
     /// Evaluates with the rule set's hand-set weights from now on, whatever weights are built in
@@ -260,9 +259,6 @@ impl Engine {
             || options.egdb_dir != self.options.egdb_dir
             || options.egdb_pieces != self.options.egdb_pieces
             || options.egdb_build != self.options.egdb_build;
-        if options.seed != self.options.seed {
-            self.seed = seed_of(&options);
-        }
         self.options = options;
         if let Some(m) = model {
             self.model = m;
@@ -317,8 +313,8 @@ impl Engine {
         // The seed of this move's choices: a set seed mixed with the position and the moves so
         // far (reproducible); without one, a new draw for every move, so that an engine that
         // plays many games (a match, a server bot) does not repeat its choices game after game.
-        let own = if self.options.seed == 0 { seed_of(&self.options) } else { self.seed };
-        let seed = level::mix(own ^ root.key() ^ (spec.moves.len() as u64) << 48);
+        let seed =
+            level::mix(seed_of(&self.options) ^ root.key() ^ (spec.moves.len() as u64) << 48);
         if mode == Mode::Think
             && self.options.book
             && !control.is_pondering()
@@ -450,7 +446,7 @@ fn book_move<R: Eval>(
     })
 }
 
-/// A new seed for the weaker levels unless `options` fix one.
+/// The seed `options` fix, or a new draw (from the clock and the process) for this move.
 fn seed_of(options: &Options) -> u64 {
     if options.seed != 0 {
         return options.seed;
