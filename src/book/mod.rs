@@ -271,7 +271,8 @@ fn builtin_bytes(base: Base) -> Option<&'static [u8]> {
         Base::Killer => include_bytes!("../../data/book/killer.kdb"),
         Base::Breakthrough => include_bytes!("../../data/book/breakthrough.kdb"),
         Base::Antidraughts => include_bytes!("../../data/book/antidraughts.kdb"),
-        Base::Frisian | Base::Frysk => return None,
+        Base::Frisian => include_bytes!("../../data/book/frisian.kdb"),
+        Base::Frysk => include_bytes!("../../data/book/frysk.kdb"),
     };
     Some(bytes)
 }
