@@ -6,6 +6,7 @@
 //! time and reports), helpers are scoped threads that share the table and the stop flag.
 
 mod time;
+mod tune;
 mod worker;
 
 pub use time::{Budget, margin};

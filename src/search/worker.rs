@@ -1,6 +1,7 @@
 //! One search thread: iterative deepening over the root moves, principal-variation
 //! alpha-beta, and rule-aware quiescence.
 
+use super::tune::params;
 use super::{Budget, Info, MAX_PLY, Mode, SearchInput, SearchResult, Shared};
 use crate::eval::{Eval, evaluate};
 use crate::game::Counters;
@@ -14,12 +15,14 @@ use once_cell::sync::Lazy;
 use smallvec::SmallVec;
 use std::sync::atomic::Ordering;
 
-/// Late-move reductions by depth and move number: about ln(depth)·ln(moves)/2.2.
+/// Late-move reductions by depth and move number: about ln(depth)·ln(moves)/2.2
+/// (`lmr_div`).
 static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
     let mut t = [[0; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+            *r = (0.5 + (d as f64).ln() * (m as f64).ln() * 100.0 / f64::from(params().lmr_div))
+                as i32;
         }
     }
     t
@@ -292,12 +295,13 @@ impl<'a, R: Eval> Worker<'a, R> {
     /// Searches root line `line` at `depth` with an aspiration window around its last score.
     fn aspiration(&mut self, depth: i32, line: usize, report: &mut dyn FnMut(&Info)) {
         let previous = self.root_moves[line].previous;
-        let mut delta = 30;
-        let (mut alpha, mut beta) = if depth >= 5 && previous.0.abs() < Score::WIN_THRESHOLD.0 {
-            (previous - delta, previous + delta)
-        } else {
-            (-Score::INFINITE, Score::INFINITE)
-        };
+        let mut delta = params().asp_delta;
+        let (mut alpha, mut beta) =
+            if depth >= params().asp_depth && previous.0.abs() < Score::WIN_THRESHOLD.0 {
+                (previous - delta, previous + delta)
+            } else {
+                (-Score::INFINITE, Score::INFINITE)
+            };
         loop {
             let score = self.root_search(depth, alpha, beta, line, report);
             self.root_moves[line..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
@@ -467,7 +471,7 @@ impl<'a, R: Eval> Worker<'a, R> {
     ) -> Score {
         // 1. Leaves go to quiescence.
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, true, counters);
+            return self.qsearch(pos, alpha, beta, ply, true, params().qs_sacs, counters);
         }
         self.pv_len[ply] = 0;
         self.tick();
@@ -536,9 +540,15 @@ impl<'a, R: Eval> Worker<'a, R> {
         // 6. Static pruning of quiet nodes far from the leaves' horizon: a static score far
         //    above beta stands (never with captures pending on either side, where the
         //    material can swing).
-        if !pv_node && !capture_node && !threatened && depth <= 3 && !beta.is_decisive() {
+        let p = params();
+        if !pv_node
+            && !capture_node
+            && !threatened
+            && depth <= p.static_depth
+            && !beta.is_decisive()
+        {
             let eval = self.evaluate(pos);
-            if eval - 90 * depth >= beta {
+            if eval - p.static_margin * depth >= beta {
                 return eval;
             }
         }
@@ -548,14 +558,15 @@ impl<'a, R: Eval> Worker<'a, R> {
         //     search. Off inside that test search, and near database or found results.
         if !pv_node
             && self.probcut
-            && depth >= 3
+            && depth >= p.pc_depth
             && beta.0.abs() < Score::DATABASE_WIN_MIN.0
-            && pos.occupied().count() > 10
+            && pos.occupied().count() > p.pc_pieces as u32
         {
-            let margin = 10 * depth;
+            let margin = p.pc_margin * depth;
             let raised = beta + margin;
             self.probcut = false;
-            let s = self.search(pos, depth * 40 / 100, raised - 1, raised, ply, false, counters);
+            let reduced = depth * p.pc_percent / 100;
+            let s = self.search(pos, reduced, raised - 1, raised, ply, false, counters);
             self.probcut = true;
             if self.stopped {
                 return Score::DRAW;
@@ -572,6 +583,39 @@ impl<'a, R: Eval> Worker<'a, R> {
         let extension = i32::from(moves.len() == 1 && (ply as i32) < 2 * self.root_depth);
 
         let tt_move = Self::tt_move(&moves, entry);
+
+        // 7b. Singular extension: at a deep PV node, a hash move that alone keeps the
+        //     table's score (every other move fails low against it less a margin, searched
+        //     4 plies shallower) is searched one ply deeper.
+        let mut singular = 0;
+        if p.singular_depth > 0
+            && pv_node
+            && extension == 0
+            && depth >= p.singular_depth
+            && (ply as i32) < 2 * self.root_depth
+            && let (Some(tm), Some(e)) = (tt_move, entry)
+            && e.bound != Bound::Upper
+            && e.depth >= depth - 4
+        {
+            let ts = e.score.from_tt(ply);
+            if !ts.is_decisive()
+                && self.others_fail_low(
+                    pos,
+                    &moves,
+                    tm,
+                    depth - 4,
+                    ts - p.singular_margin,
+                    ply,
+                    counters,
+                )
+            {
+                singular = 1;
+            }
+            if self.stopped {
+                return Score::DRAW;
+            }
+        }
+
         let mut scores = self.order(pos, &moves, tt_move, ply);
         let mut best = -Score::INFINITE;
         let mut best_index: Option<usize> = None;
@@ -597,7 +641,7 @@ impl<'a, R: Eval> Worker<'a, R> {
                 && !forcing
                 && !capture_node
                 && depth <= 3
-                && searched >= 3 + (depth * depth) as usize
+                && searched >= (p.lmp_base + depth * depth) as usize
                 && best > -Score::WIN_THRESHOLD
             {
                 continue;
@@ -605,7 +649,7 @@ impl<'a, R: Eval> Worker<'a, R> {
 
             let child_counters = counters.after(pos, mv, &child, &self.input.draw_rules);
             self.keys.push(child.key());
-            let new_depth = depth - 1 + extension;
+            let new_depth = depth - 1 + extension + if Some(mv) == tt_move { singular } else { 0 };
             let score = if searched == 0 {
                 -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node, child_counters)
             } else {
@@ -618,7 +662,7 @@ impl<'a, R: Eval> Worker<'a, R> {
                     && !killer
                     && !capture_node
                     && !threatened
-                    && searched >= 3
+                    && searched >= p.lmr_moves as usize
                 {
                     r = LMR[depth.min(63) as usize][searched.min(63)] - i32::from(pv_node);
                     r = r.clamp(0, new_depth - 1);
@@ -710,6 +754,33 @@ impl<'a, R: Eval> Worker<'a, R> {
         best
     }
 
+    /// True when every move of `moves` but `skip`, searched at `depth` - 1, scores below
+    /// `bound`: the exclusion search of the singular extension.
+    #[allow(clippy::too_many_arguments)]
+    fn others_fail_low(
+        &mut self,
+        pos: &Position<R>,
+        moves: &MoveList,
+        skip: Move,
+        depth: i32,
+        bound: Score,
+        ply: usize,
+        counters: Counters,
+    ) -> bool {
+        for &mv in moves.iter().filter(|&&m| m != skip) {
+            let child = pos.after(mv);
+            let child_counters = counters.after(pos, mv, &child, &self.input.draw_rules);
+            self.keys.push(child.key());
+            let s =
+                -self.search(&child, depth - 1, -bound, -bound + 1, ply + 1, false, child_counters);
+            self.keys.pop();
+            if self.stopped || s >= bound {
+                return false;
+            }
+        }
+        true
+    }
+
     /// The endgame databases' score of `pos`, when it is in them. A win or loss whose
     /// conversion (which resets the draw counters) comes after `counters` end the game is a
     /// draw. (Quiescence passes its caller's counters on: its captures reset them, so that
@@ -740,7 +811,9 @@ impl<'a, R: Eval> Worker<'a, R> {
     /// Quiescence: captures are forced, so when the side to move must capture every capture
     /// is searched with no stand-pat; in a quiet position the static score stands, unless the
     /// opponent threatens a capture, when every move is searched one ply further (once per
-    /// line).
+    /// line). With no kings on the board it may also offer `sacs` exchanges along the line
+    /// (quiet moves after which the opponent must capture).
+    #[allow(clippy::too_many_arguments)]
     fn qsearch(
         &mut self,
         pos: &Position<R>,
@@ -748,6 +821,7 @@ impl<'a, R: Eval> Worker<'a, R> {
         beta: Score,
         ply: usize,
         threat_ok: bool,
+        sacs: i32,
         counters: Counters,
     ) -> Score {
         self.pv_len[ply] = 0;
@@ -769,6 +843,7 @@ impl<'a, R: Eval> Worker<'a, R> {
         let mut moves = MoveList::new();
         let mut best = -Score::INFINITE;
         let mut next_threat_ok = threat_ok;
+        let mut offers = false;
         if must_capture && !R::OPTIONAL_CAPTURE {
             movegen::generate(pos, &mut moves);
         } else {
@@ -797,6 +872,21 @@ impl<'a, R: Eval> Worker<'a, R> {
                 if must_capture {
                     movegen::captures(pos, &mut moves, true);
                 }
+                if params().qs_promotions != 0 {
+                    movegen::promotions(pos, &mut moves);
+                }
+                if sacs > 0
+                    && R::GOAL != Goal::Losing
+                    && !must_capture
+                    && pos.all_kings().is_empty()
+                {
+                    offers = true;
+                    movegen::for_each_quiet(pos, |m| {
+                        if !m.is_promotion() {
+                            moves.push(m);
+                        }
+                    });
+                }
             }
         }
         if moves.is_empty() && best == -Score::INFINITE {
@@ -806,7 +896,16 @@ impl<'a, R: Eval> Worker<'a, R> {
         moves.sort_by_key(|m| std::cmp::Reverse(m.captured().count()));
         for &mv in &moves {
             let child = pos.after(mv);
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, next_threat_ok, counters);
+            let mut child_sacs = sacs;
+            if offers && !mv.is_capture() && !mv.is_promotion() {
+                // An exchange offer: only a move that the opponent must answer by capturing.
+                if !child.has_capture() {
+                    continue;
+                }
+                child_sacs -= 1;
+            }
+            let score =
+                -self.qsearch(&child, -beta, -alpha, ply + 1, next_threat_ok, child_sacs, counters);
             if self.stopped {
                 return Score::DRAW;
             }
