@@ -721,25 +721,19 @@ mod tests {
         list
     }
 
-    fn shortcut_agrees<R: Rules>(games: usize) -> usize {
-        let mut seed = 0x005E_ED0F_CA97_u64;
-        let mut taken = 0;
+    /// Calls `visit` with every position of `games` random games of at most `plies` plies
+    /// from the start, drawn from `seed`.
+    fn random_games<R: Rules>(
+        games: usize,
+        plies: usize,
+        seed: u64,
+        mut visit: impl FnMut(&Position<R>),
+    ) {
+        let mut seed = seed;
         for _ in 0..games {
             let mut pos = Position::<R>::start();
-            for _ in 0..200 {
-                for dedupe in [true, false] {
-                    let mut fast = MoveList::new();
-                    captures(&pos, &mut fast, dedupe);
-                    assert_eq!(fast, recursive_captures(&pos, dedupe), "{pos:?}");
-                    let mut all = fast.clone();
-                    if R::OPTIONAL_CAPTURE || all.is_empty() {
-                        quiet_moves(&pos, &mut all);
-                    }
-                    assert_eq!(count_moves(&pos, dedupe), all.len() as u64, "{pos:?}");
-                }
-                if single_jumps(&pos).is_some_and(|j| j.iter().any(|&b| b != 0)) {
-                    taken += 1;
-                }
+            for _ in 0..plies {
+                visit(&pos);
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;
@@ -749,6 +743,25 @@ mod tests {
                 pos = pos.after(moves[(r % moves.len() as u64) as usize]);
             }
         }
+    }
+
+    fn shortcut_agrees<R: Rules>(games: usize) -> usize {
+        let mut taken = 0;
+        random_games::<R>(games, 200, 0x005E_ED0F_CA97, |pos| {
+            for dedupe in [true, false] {
+                let mut fast = MoveList::new();
+                captures(pos, &mut fast, dedupe);
+                assert_eq!(fast, recursive_captures(pos, dedupe), "{pos:?}");
+                let mut all = fast.clone();
+                if R::OPTIONAL_CAPTURE || all.is_empty() {
+                    quiet_moves(pos, &mut all);
+                }
+                assert_eq!(count_moves(pos, dedupe), all.len() as u64, "{pos:?}");
+            }
+            if single_jumps(pos).is_some_and(|j| j.iter().any(|&b| b != 0)) {
+                taken += 1;
+            }
+        });
         taken
     }
 
@@ -765,31 +778,19 @@ mod tests {
     }
 
     fn promotions_agree<R: Rules>(games: usize) -> usize {
-        let mut seed = 0x9E00_FC40_u64;
         let mut found = 0;
-        for _ in 0..games {
-            let mut pos = Position::<R>::start();
-            for _ in 0..300 {
-                let mut fast = MoveList::new();
-                promotions(&pos, &mut fast);
-                let mut all = MoveList::new();
-                quiet_moves(&pos, &mut all);
-                let mut slow: Vec<Move> =
-                    all.iter().copied().filter(|m| m.is_promotion()).collect();
-                let mut fast: Vec<Move> = fast.to_vec();
-                slow.sort_by_key(|m| (m.from(), m.to()));
-                fast.sort_by_key(|m| (m.from(), m.to()));
-                assert_eq!(fast, slow, "{pos:?}");
-                found += fast.len();
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let (next, r) = splitmix(seed);
-                seed = next;
-                pos = pos.after(moves[(r % moves.len() as u64) as usize]);
-            }
-        }
+        random_games::<R>(games, 300, 0x9E00_FC40, |pos| {
+            let mut fast = MoveList::new();
+            promotions(pos, &mut fast);
+            let mut all = MoveList::new();
+            quiet_moves(pos, &mut all);
+            let mut slow: Vec<Move> = all.iter().copied().filter(|m| m.is_promotion()).collect();
+            let mut fast: Vec<Move> = fast.to_vec();
+            slow.sort_by_key(|m| (m.from(), m.to()));
+            fast.sort_by_key(|m| (m.from(), m.to()));
+            assert_eq!(fast, slow, "{pos:?}");
+            found += fast.len();
+        });
         found
     }
 
