@@ -150,6 +150,23 @@ impl Table {
         &self.buckets[i].0
     }
 
+    /// Starts loading the bucket of `key` into the cache: called as soon as a child
+    /// position's key is known, the probe at the child's node then finds its line there
+    /// instead of waiting on main memory (the probe was a fifth of the search's time).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let words = self.bucket(key);
+            // SAFETY: a prefetch is only a hint to the cache; it reads no memory that the
+            // program can observe and cannot fault, and the address is a live bucket.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(words.as_ptr().cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {

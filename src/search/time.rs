@@ -26,6 +26,13 @@ impl Budget {
     /// The budget of `limits` (ignoring pondering and infinite analysis, which the search
     /// handles itself).
     pub fn of(limits: &Limits) -> Budget {
+        Budget::at(limits, 0.0)
+    }
+
+    /// The budget of `limits` at game `phase` (0 at the start, 1 with no men left): a clock is
+    /// shared over fewer moves as the men come off the board (see `tm_moves_*` in
+    /// `tune.rs`).
+    pub fn at(limits: &Limits, phase: f64) -> Budget {
         let mut b = Budget::default();
         if let Some(mt) = limits.movetime {
             let t = mt.saturating_sub(margin(mt).min(Duration::from_millis(20)));
@@ -34,7 +41,12 @@ impl Budget {
         }
         if let Some(remaining) = limits.time {
             let available = remaining.saturating_sub(margin(remaining));
-            let moves = limits.moves_to_go.unwrap_or(30).clamp(1, 60);
+            let p = super::tune::params();
+            let phase = phase.clamp(0.0, 1.0);
+            let expected = f64::from(p.tm_moves_open)
+                + (f64::from(p.tm_moves_end) - f64::from(p.tm_moves_open)) * phase;
+            let expected = (expected.round() as u32).max(1);
+            let moves = limits.moves_to_go.unwrap_or(expected).clamp(1, 60);
             let soft = available / moves + limits.inc.mul_f64(0.75);
             let hard = (soft * 4).min(available.mul_f64(0.6));
             let soft = soft.min(hard);

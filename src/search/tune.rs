@@ -48,6 +48,12 @@ params! {
     /// Late-move reductions: ln(d)·ln(m)·100/`lmr_div`, from move `lmr_moves`.
     lmr_div = 220;
     lmr_moves = 3;
+    /// Late-move reductions also of (1 = yes): quiet moves after which the opponent must
+    /// capture (exchange offers), killer moves, and all moves of a node whose opponent
+    /// threatens a capture. Scan reduces all of them (only captures and promotions are spared).
+    lmr_forcing = 0;
+    lmr_killer = 0;
+    lmr_threat = 0;
     /// Quiescence also tries quiet promotions after stand-pat (0/1).
     qs_promotions = 0;
     /// Exchange offers quiescence may try along a line when no kings are on the board.
@@ -56,6 +62,15 @@ params! {
     /// exclusion window `singular_margin` below the table's score.
     singular_depth = 0;
     singular_margin = 40;
+    /// Time: the moves a clock is shared over, at the start and with no men left (linear in
+    /// between, by the men gone); the percent of the soft budget after which no new
+    /// iteration starts; the percent the soft budget grows each time the best move changes
+    /// or the score drops by `tm_drop` centi-men between iterations (at most doubling it).
+    tm_moves_open = 30;
+    tm_moves_end = 30;
+    tm_soft_pct = 60;
+    tm_change = 0;
+    tm_drop = 30;
 }
 
 /// The parameters in force.

@@ -56,6 +56,9 @@ pub(crate) struct Worker<'a, R: Eval> {
     stopped: bool,
     /// ProbCut is off inside its own test search.
     probcut: bool,
+    /// How much of the soft time budget this move may use: grows when the best move
+    /// changes or the score drops between iterations (the main thread's).
+    time_factor: f64,
 }
 
 impl<'a, R: Eval> Worker<'a, R> {
@@ -67,7 +70,7 @@ impl<'a, R: Eval> Worker<'a, R> {
             id,
             input,
             shared,
-            budget: Budget::of(&input.limits),
+            budget: Budget::at(&input.limits, game_phase(&input.root)),
             keys,
             root_index,
             root_moves: Vec::new(),
@@ -80,6 +83,7 @@ impl<'a, R: Eval> Worker<'a, R> {
             seldepth: 0,
             stopped: false,
             probcut: true,
+            time_factor: 1.0,
         }
     }
 
@@ -212,6 +216,9 @@ impl<'a, R: Eval> Worker<'a, R> {
                     }
                 }
             }
+            if depth >= 5 && result.best.is_some() {
+                self.adjust_time(result.best, result.score);
+            }
             result.depth = depth as u32;
             result.score = self.root_moves[0].score;
             result.best = Some(self.root_moves[0].mv);
@@ -275,6 +282,16 @@ impl<'a, R: Eval> Worker<'a, R> {
         }
     }
 
+    /// After an iteration: a new best move, or a score that fell by `tm_drop` or more since
+    /// the last iteration (`best`, `score`), earns the move more time.
+    fn adjust_time(&mut self, best: Option<Move>, score: Score) {
+        let p = params();
+        let rm = &self.root_moves[0];
+        if p.tm_change > 0 && (Some(rm.mv) != best || rm.score.0 <= score.0 - p.tm_drop) {
+            self.time_factor = (self.time_factor * (1.0 + f64::from(p.tm_change) / 100.0)).min(2.0);
+        }
+    }
+
     fn should_go_deeper(&self, depth: i32) -> bool {
         let best = self.root_moves[0].score;
         if !self.input.limits.infinite
@@ -287,7 +304,10 @@ impl<'a, R: Eval> Worker<'a, R> {
             return true;
         }
         match self.budget.soft {
-            Some(soft) => self.shared.control.since_start() < soft.mul_f64(0.6),
+            Some(soft) => {
+                let share = f64::from(params().tm_soft_pct) / 100.0 * self.time_factor;
+                self.shared.control.since_start() < soft.mul_f64(share)
+            }
             None => true,
         }
     }
@@ -627,6 +647,7 @@ impl<'a, R: Eval> Worker<'a, R> {
             scores[i] = i32::MIN;
             let mv = moves[i];
             let child = pos.after(mv);
+            self.shared.tt.prefetch(child.key());
             let quiet = !mv.is_capture() && !mv.is_promotion();
             // A move after which the opponent must capture is a sacrifice or an exchange:
             // tactics, never reduced or pruned. Only quiet moves out of quiet nodes can be
@@ -658,10 +679,10 @@ impl<'a, R: Eval> Worker<'a, R> {
                 let mut r = 0;
                 if depth >= 3
                     && quiet
-                    && !forcing
-                    && !killer
+                    && (!forcing || p.lmr_forcing != 0)
+                    && (!killer || p.lmr_killer != 0)
                     && !capture_node
-                    && !threatened
+                    && (!threatened || p.lmr_threat != 0)
                     && searched >= p.lmr_moves as usize
                 {
                     r = LMR[depth.min(63) as usize][searched.min(63)] - i32::from(pv_node);
@@ -935,6 +956,13 @@ fn no_moves<R: Rules>(pos: &Position<R>, ply: usize) -> Score {
 #[inline]
 fn won_by<R: Rules>(winner: crate::color::Color, pos: &Position<R>, ply: usize) -> Score {
     if winner == pos.side() { Score::win_in(ply) } else { Score::loss_in(ply) }
+}
+
+/// How far the game is from its start: 0 with every man on the board, 1 with none left.
+fn game_phase<R: Rules>(pos: &Position<R>) -> f64 {
+    let men = |p: &Position<R>| p.occupied().count() - p.all_kings().count();
+    let start = men(&Position::<R>::start()).max(1);
+    1.0 - f64::from(men(pos).min(start)) / f64::from(start)
 }
 
 /// True when the side to move has a quiet move that crowns a man.
