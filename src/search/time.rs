@@ -23,15 +23,9 @@ pub fn margin(remaining: Duration) -> Duration {
 }
 
 impl Budget {
-    /// The budget of `limits` (ignoring pondering and infinite analysis, which the search
-    /// handles itself).
-    pub fn of(limits: &Limits) -> Budget {
-        Budget::at(limits, 0.0)
-    }
-
-    /// The budget of `limits` at game `phase` (0 at the start, 1 with no men left): a clock is
-    /// shared over fewer moves as the men come off the board (see `tm_moves_*` in
-    /// `tune.rs`).
+    /// The budget of `limits` at game `phase` (0 at the start, 1 with no men left), ignoring
+    /// pondering and infinite analysis, which the search handles itself: a clock is shared
+    /// over fewer moves as the men come off the board (see `tm_moves_*` in `tune.rs`).
     pub fn at(limits: &Limits, phase: f64) -> Budget {
         let mut b = Budget::default();
         if let Some(mt) = limits.movetime {
@@ -68,18 +62,21 @@ mod tests {
     #[test]
     fn hard_budget_stays_inside_the_clock() {
         for (t, inc) in [(5.0, 0.1), (0.05, 2.0), (0.0, 0.0), (300.0, 0.0), (1.0, 10.0)] {
-            let limits = Limits { time: Some(secs(t)), inc: secs(inc), ..Limits::default() };
-            let b = Budget::of(&limits);
-            let hard = b.hard.unwrap();
-            assert!(hard <= secs(t).saturating_sub(margin(secs(t))), "{t}+{inc}: {hard:?}");
-            assert!(b.soft.unwrap() <= hard);
+            for phase in [0.0, 0.5, 1.0] {
+                let limits = Limits { time: Some(secs(t)), inc: secs(inc), ..Limits::default() };
+                let b = Budget::at(&limits, phase);
+                let hard = b.hard.unwrap();
+                let room = secs(t).saturating_sub(margin(secs(t)));
+                assert!(hard <= room, "{t}+{inc} at {phase}: {hard:?}");
+                assert!(b.soft.unwrap() <= hard);
+            }
         }
     }
 
     #[test]
     fn movetime_is_respected() {
-        let b = Budget::of(&Limits { movetime: Some(secs(1.0)), ..Limits::default() });
+        let b = Budget::at(&Limits { movetime: Some(secs(1.0)), ..Limits::default() }, 0.0);
         assert!(b.hard.unwrap() <= secs(1.0) && b.hard.unwrap() >= secs(0.95));
-        assert_eq!(Budget::of(&Limits::default()), Budget::default());
+        assert_eq!(Budget::at(&Limits::default(), 1.0), Budget::default());
     }
 }

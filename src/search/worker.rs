@@ -216,8 +216,10 @@ impl<'a, R: Eval> Worker<'a, R> {
                     }
                 }
             }
-            if depth >= 5 && result.best.is_some() {
-                self.adjust_time(result.best, result.score);
+            if depth >= 5
+                && let Some(best) = result.best
+            {
+                self.adjust_time(best, result.score);
             }
             result.depth = depth as u32;
             result.score = self.root_moves[0].score;
@@ -284,10 +286,10 @@ impl<'a, R: Eval> Worker<'a, R> {
 
     /// After an iteration: a new best move, or a score that fell by `tm_drop` or more since
     /// the last iteration (`best`, `score`), earns the move more time.
-    fn adjust_time(&mut self, best: Option<Move>, score: Score) {
+    fn adjust_time(&mut self, best: Move, score: Score) {
         let p = params();
         let rm = &self.root_moves[0];
-        if p.tm_change > 0 && (Some(rm.mv) != best || rm.score.0 <= score.0 - p.tm_drop) {
+        if p.tm_change > 0 && (rm.mv != best || rm.score.0 <= score.0 - p.tm_drop) {
             self.time_factor = (self.time_factor * (1.0 + f64::from(p.tm_change) / 100.0)).min(2.0);
         }
     }
@@ -650,8 +652,10 @@ impl<'a, R: Eval> Worker<'a, R> {
             self.shared.tt.prefetch(child.key());
             let quiet = !mv.is_capture() && !mv.is_promotion();
             // A move after which the opponent must capture is a sacrifice or an exchange:
-            // tactics, never reduced or pruned. Only quiet moves out of quiet nodes can be
-            // reduced or pruned, so only they are asked.
+            // tactics, never pruned, and reduced like any late quiet move only with
+            // `lmr_forcing` (as Scan does; screened positive, its clock SPRT is not done).
+            // Only quiet moves out of quiet nodes can be reduced or pruned, so only they are
+            // asked.
             let reducible = quiet && !capture_node;
             let forcing = reducible && child.has_capture();
             let killer = reducible && self.killers[ply].contains(&Some(mv));
