@@ -62,11 +62,11 @@ mod tests {
     #[test]
     fn hard_budget_stays_inside_the_clock() {
         for (t, inc) in [(5.0, 0.1), (0.05, 2.0), (0.0, 0.0), (300.0, 0.0), (1.0, 10.0)] {
+            let limits = Limits { time: Some(secs(t)), inc: secs(inc), ..Limits::default() };
+            let room = secs(t).saturating_sub(margin(secs(t)));
             for phase in [0.0, 0.5, 1.0] {
-                let limits = Limits { time: Some(secs(t)), inc: secs(inc), ..Limits::default() };
                 let b = Budget::at(&limits, phase);
                 let hard = b.hard.unwrap();
-                let room = secs(t).saturating_sub(margin(secs(t)));
                 assert!(hard <= room, "{t}+{inc} at {phase}: {hard:?}");
                 assert!(b.soft.unwrap() <= hard);
             }
