@@ -220,6 +220,24 @@ pub enum Outcome {
     MoveCounter,
 }
 
+impl Outcome {
+    /// Why the game ended, in words, given its final position: the rule set's goal decides
+    /// what a win was (no legal move; in antidraughts the winner's own lack of moves; in
+    /// breakthrough a crowned king).
+    pub fn describe<R: Rules>(self, pos: &Position<R>) -> String {
+        match self {
+            Outcome::Win(c) if crate::rules::crowned_winner(pos).is_some() => {
+                format!("{c} crowned a king")
+            }
+            Outcome::Win(c) if R::GOAL == crate::rules::Goal::Losing => {
+                format!("{c} has no legal move and wins")
+            }
+            Outcome::Win(c) => format!("{} has no legal move", !c),
+            other => other.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -352,5 +370,35 @@ impl<R: Rules> Game<R> {
             return Some(Outcome::MoveCounter);
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Antidraughts, Breakthrough, International};
+
+    fn ended<R: Rules>(fen: &str, base: Base) -> (Outcome, String) {
+        let pos = notation::parse_fen::<R>(fen).expect("test FEN");
+        let game = Game::new(pos, DrawRules::of(Variant::new(base), false));
+        let outcome = game.outcome().expect("the game is over");
+        (outcome, outcome.describe(game.position()))
+    }
+
+    #[test]
+    fn game_end_is_described_by_the_rule_sets_goal() {
+        let (white, black) = (Color::White, Color::Black);
+        // International: Black to move has no pieces; White wins.
+        let (o, why) = ended::<International>("B:W28:B", Base::International);
+        assert_eq!(o, Outcome::Win(white));
+        assert_eq!(why, format!("{black} has no legal move"));
+        // Antidraughts: the side without a move wins.
+        let (o, why) = ended::<Antidraughts>("B:W28:B", Base::Antidraughts);
+        assert_eq!(o, Outcome::Win(black));
+        assert_eq!(why, format!("{black} has no legal move and wins"));
+        // Breakthrough: White has crowned; the game is over although Black can move.
+        let (o, why) = ended::<Breakthrough>("B:WK3:B40", Base::Breakthrough);
+        assert_eq!(o, Outcome::Win(white));
+        assert_eq!(why, format!("{white} crowned a king"));
     }
 }

@@ -102,14 +102,6 @@ pub fn resolve_move<R: Rules>(pos: &Position<R>, m: &MoveMsg) -> Result<Move> {
     notation::parse_hub_move(pos, &text)
 }
 
-/// Why a game is over, in words.
-fn describe(outcome: Outcome) -> String {
-    match outcome {
-        Outcome::Win(c) => format!("{} has no legal move", !c),
-        other => other.to_string(),
-    }
-}
-
 /// Our clock: the whole game's time, what we used of it, and when our turn began.
 #[derive(Clone, Debug)]
 struct Clock {
@@ -510,15 +502,11 @@ impl<'a> Table<'a> {
         loop {
             if play.our_turn() {
                 if let Some(outcome) = play.game.outcome() {
-                    let reason = match outcome {
-                        Outcome::Win(_) => EndReason::ILose,
-                        _ => EndReason::Draw,
-                    };
                     return self.end_game(
-                        reason,
+                        end_reason(outcome, play.ours),
                         we_stop,
                         GameResult::of(outcome),
-                        describe(outcome),
+                        outcome.describe(play.game.position()),
                     );
                 }
                 let event = match self.think(engine, play) {
@@ -568,10 +556,13 @@ impl<'a> Table<'a> {
                             self.peer_name
                         );
                         return self.end_game(
-                            peer_turn_reason(outcome, play.ours),
+                            end_reason(outcome, play.ours),
                             we_stop,
                             GameResult::of(outcome),
-                            format!("{}; the peer did not end the game", describe(outcome)),
+                            format!(
+                                "{}; the peer did not end the game",
+                                outcome.describe(play.game.position())
+                            ),
                         );
                     }
                 };
@@ -676,10 +667,10 @@ impl<'a> Table<'a> {
                         self.peer_name
                     );
                     return Some(self.end_game(
-                        peer_turn_reason(outcome, play.ours),
+                        end_reason(outcome, play.ours),
                         we_stop,
                         GameResult::of(outcome),
-                        describe(outcome),
+                        outcome.describe(play.game.position()),
                     ));
                 }
                 let mv = match resolve_move(play.game.position(), &m) {
@@ -706,7 +697,9 @@ impl<'a> Table<'a> {
                 let confirm = Message::GameEnd { reason: EndReason::Unknown, stop: we_stop };
                 let lost = self.send(&confirm).err();
                 let (result, why) = match play.game.outcome() {
-                    Some(outcome) => (GameResult::of(outcome), describe(outcome)),
+                    Some(outcome) => {
+                        (GameResult::of(outcome), outcome.describe(play.game.position()))
+                    }
                     None => {
                         let theirs = !play.ours;
                         let result = match reason {
@@ -894,8 +887,9 @@ impl<'a> Table<'a> {
     }
 }
 
-/// The reason of kondavo's GAMEEND for a game that is over on the peer's turn.
-fn peer_turn_reason(outcome: Outcome, ours: Color) -> EndReason {
+/// The reason of kondavo's GAMEEND for a game that is over: a win is ours or the peer's by its
+/// colour, whichever side is to move (in antidraughts the side without a move wins).
+fn end_reason(outcome: Outcome, ours: Color) -> EndReason {
     match outcome {
         Outcome::Win(c) if c == ours => EndReason::IWin,
         Outcome::Win(_) => EndReason::ILose,
