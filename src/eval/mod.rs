@@ -276,6 +276,10 @@ const BUILTIN_FILES: &[(Base, &[u8])] = &[
     (Base::Spanish, include_bytes!("../../data/eval/spanish.kdw")),
     (Base::Czech, include_bytes!("../../data/eval/czech.kdw")),
     (Base::Turkish, include_bytes!("../../data/eval/turkish.kdw")),
+    (Base::Frisian, include_bytes!("../../data/eval/frisian.kdw")),
+    (Base::Frysk, include_bytes!("../../data/eval/frysk.kdw")),
+    (Base::Breakthrough, include_bytes!("../../data/eval/breakthrough.kdw")),
+    (Base::Antidraughts, include_bytes!("../../data/eval/antidraughts.kdw")),
 ];
 
 /// The built-in weights file of a rule set, if it has been trained.
