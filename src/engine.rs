@@ -261,6 +261,8 @@ impl Engine {
             || options.egdb_build != self.options.egdb_build;
         self.options = options;
         if let Some(m) = model {
+            // The table's scores are the old evaluation's: they go with it.
+            self.tt.clear();
             self.model = m;
         }
         if let Some(b) = book {
@@ -461,6 +463,7 @@ fn seed_of(options: &Options) -> u64 {
 /// ones.
 fn model_of(options: &Options) -> Result<Option<Arc<Model>>> {
     match &options.eval_file {
+        Some(name) if name == eval::HAND => Ok(None),
         Some(path) => {
             let m = Model::load(std::path::Path::new(path))?;
             m.check_rule_set(eval::model_base(options.variant.base))?;

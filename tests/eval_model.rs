@@ -151,6 +151,105 @@ fn window_indices_equal_the_square_by_square_reference_after_random_games() {
     }
 }
 
+/// A model of `base` with the `kings` layout (the small windows read with and without kings),
+/// a material table and random weights.
+fn random_king_model(base: Base, seed: u64) -> Model {
+    let shape = model::shape_of(base);
+    let windows = layout::windows_named(shape, "kings").unwrap();
+    let kings = layout::king_windows_named(shape, "kings").unwrap();
+    assert!(!kings.is_empty());
+    let n = model::param_count(shape, &windows).unwrap()
+        + model::king_param_count(&kings).unwrap()
+        + model::material_size(base);
+    let mut rng = Rng(seed);
+    let weights = (0..n)
+        .map(|_| [(rng.next() % 2001) as i16 - 1000, (rng.next() % 2001) as i16 - 1000])
+        .collect();
+    Model::from_parts_with_kings(base, 8, windows, kings, weights, "random".into()).unwrap()
+}
+
+/// A king window's index read square by square: base 5, own man 1, their man 2, own king 3,
+/// their king 4.
+fn reference_king_index<G: Geometry>(
+    window: &[u8],
+    own: Bitboard,
+    their: Bitboard,
+    kings: Bitboard,
+) -> usize {
+    let mut idx = 0;
+    for (j, &s) in window.iter().enumerate() {
+        let bit = G::BITS[s as usize] as u32;
+        let d = match (own.has(bit), their.has(bit), kings.has(bit)) {
+            (true, _, false) => 1,
+            (_, true, false) => 2,
+            (true, _, true) => 3,
+            (_, true, true) => 4,
+            _ => 0,
+        };
+        idx += d * 5usize.pow(j as u32);
+    }
+    idx
+}
+
+fn check_king_windows<R: Eval>(seed: u64) {
+    let m = random_king_model(R::BASE, seed);
+    let n = <R::Geo as Geometry>::SQUARES;
+    let mut first = model::param_count(m.shape(), m.windows()).unwrap();
+    let mut offsets = Vec::new();
+    for w in m.king_windows() {
+        offsets.push(first);
+        first += 5usize.pow(w.len() as u32);
+    }
+    let end = first;
+    let start = offsets[0];
+    let models = [m.clone(), m.without_pext()];
+    let (mut with, mut without) = (0, 0);
+    for pos in random_positions::<R>(seed, 6) {
+        // Colour symmetry with king windows.
+        assert_eq!(evaluate(&pos, Some(&m)), evaluate(&mirror(&pos), Some(&m)), "{pos:?}");
+        let kings = pos.all_kings();
+        for m in &models {
+            let mut seen = Vec::new();
+            m.visit(&pos, |p, c| seen.push((p, c)));
+            let table: Vec<(usize, i32)> =
+                seen.into_iter().filter(|&(p, _)| (start..end).contains(&p)).collect();
+            if kings.is_empty() {
+                assert!(table.is_empty(), "king windows are read only with a king on the board");
+                without += 1;
+                continue;
+            }
+            with += 1;
+            let (w, b) = (pos.pieces(Color::White), pos.pieces(Color::Black));
+            let mut want = Vec::new();
+            for (k, win) in m.king_windows().iter().enumerate() {
+                let rotated: Vec<u8> = win.iter().map(|&s| (n - 1 - s as usize) as u8).collect();
+                want.push((offsets[k] + reference_king_index::<R::Geo>(win, w, b, kings), 1));
+                want.push((offsets[k] + reference_king_index::<R::Geo>(&rotated, b, w, kings), -1));
+            }
+            assert_eq!(table, want, "{} {pos:?}", R::BASE.id());
+        }
+    }
+    assert!(with > 0 && without > 0, "{}: {with} with kings, {without} without", R::BASE.id());
+    // The file keeps the king windows.
+    let bytes = m.to_bytes();
+    let back = Model::from_bytes(&bytes).unwrap();
+    assert_eq!(back.king_windows(), m.king_windows());
+    assert_eq!(back.weights(), m.weights());
+    assert_eq!(back.to_bytes(), bytes);
+}
+
+/// The `kings` layout: its windows read kings as their own digits (checked square by square,
+/// by pext and by byte tables), only while a king is on the board, colour-symmetrically, and
+/// its files round-trip. The orthogonal board has no such layout.
+#[test]
+fn king_windows_read_men_and_kings_square_by_square_and_round_trip() {
+    for base in [Base::Russian, Base::Brazilian, Base::English, Base::International] {
+        with_rules!(Variant::new(base), R => check_king_windows::<R>(base as u64 + 31));
+    }
+    assert!(layout::king_windows_named(model::shape_of(Base::Turkish), "kings").is_none());
+    assert_eq!(layout::king_windows_named(model::shape_of(Base::Russian), "small"), Some(vec![]));
+}
+
 /// The material table's two entries in a position: White's signature counted for White, Black's
 /// counted against it, each read from the men and kings on the board.
 fn check_material_entries<R: Eval>(seed: u64) {
@@ -312,7 +411,16 @@ fn an_eval_file_replaces_the_weights_and_a_bad_one_changes_nothing() {
         assert_eq!(search_score(&engine, fen), after, "weights unchanged after {e}");
     }
     assert!(
-        Engine::try_new(Options { eval_file: Some(bad.display().to_string()), ..options }).is_err()
+        Engine::try_new(Options { eval_file: Some(bad.display().to_string()), ..options.clone() })
+            .is_err()
     );
+    // `hand` is the hand-set evaluation: no model, and the score of a search without one.
+    engine.set_options(Options { eval_file: Some("hand".into()), ..options.clone() }).unwrap();
+    assert!(engine.model().is_none());
+    let hand = search_score(&engine, fen);
+    assert_ne!(hand.1, after.1);
+    engine.set_options(options).unwrap();
+    assert!(engine.model().is_some(), "the default brings the built-in weights back");
+    assert_eq!(search_score(&engine, fen), before);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -2,7 +2,7 @@
 //! resumable), training (the validation loss falls), and the saved weights file (it loads and
 //! evaluates exactly as the trained model).
 
-use kondavo::eval::{Model, evaluate, model};
+use kondavo::eval::{Model, evaluate, layout, model};
 use kondavo::learn::data;
 use kondavo::learn::selfplay::{self, Config};
 use kondavo::learn::train;
@@ -110,6 +110,12 @@ fn training_lowers_the_validation_loss_and_the_saved_file_evaluates_like_the_mod
         cfg.threads = 2;
         // One of them with a material table, which the saved file must keep.
         cfg.material = variant == "turkish";
+        // And one with king windows, which it must keep too.
+        if variant == "english" {
+            let shape = model::shape_of(base.base);
+            cfg.windows = layout::windows_named(shape, "kings");
+            cfg.king_windows = layout::king_windows_named(shape, "kings");
+        }
         let mut losses = Vec::new();
         let (m, summary) = train::train(&cfg, &mut |e| losses.push(e.valid_loss)).unwrap();
         eprintln!(
@@ -135,6 +141,8 @@ fn training_lowers_the_validation_loss_and_the_saved_file_evaluates_like_the_mod
         let loaded = Model::load(&file).unwrap();
         assert_eq!(loaded.weights(), m.weights());
         assert_eq!(loaded.has_material(), cfg.material, "{variant}");
+        assert_eq!(loaded.king_windows(), m.king_windows());
+        assert_eq!(m.king_windows().is_empty(), variant != "english", "{variant}");
         assert!(m.weights()[model::MEN] != [0, 0]);
         let records = data::read(&path).unwrap().records;
         with_rules!(base, R => {

@@ -39,7 +39,8 @@ pub struct AnalyzeArgs {
     /// Read positions from this file instead of standard input.
     #[arg(long)]
     pub input: Option<PathBuf>,
-    /// Evaluate with this weights file instead of the built-in weights.
+    /// Evaluate with this weights file instead of the built-in weights (`hand`: the rule
+    /// set's hand-set evaluation).
     #[arg(long)]
     pub eval: Option<String>,
     /// Endgame database directory (default: KONDAVO_EGDB, else ~/.cache/kondavo/egdb).

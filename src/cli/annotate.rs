@@ -72,7 +72,7 @@ pub struct AnnotateArgs {
     #[arg(long)]
     pub json: Option<PathBuf>,
     /// Evaluate the games of `--variant` with this weights file instead of the built-in
-    /// weights (games of other rule sets keep theirs).
+    /// weights (`hand`: the hand-set evaluation; games of other rule sets keep theirs).
     #[arg(long)]
     pub eval: Option<String>,
 }

@@ -20,7 +20,8 @@ pub struct BenchArgs {
     /// Hash table size in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub hash: u64,
-    /// Evaluate with this weights file instead of the built-in weights (needs --variant).
+    /// Evaluate with this weights file instead of the built-in weights (needs --variant;
+    /// `hand`: the hand-set evaluation).
     #[arg(long, requires = "variant")]
     pub eval: Option<String>,
 }

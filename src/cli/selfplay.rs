@@ -50,7 +50,8 @@ pub struct SelfplayArgs {
     /// search score (default: every quiet position).
     #[arg(long)]
     pub max_gap: Option<i32>,
-    /// Play with this weights file instead of the built-in evaluation.
+    /// Play with this weights file instead of the built-in evaluation (`hand`: the rule set's
+    /// hand-set evaluation, as the first generation of a new rule set plays).
     #[arg(long)]
     pub eval: Option<PathBuf>,
     /// Output file (appended to when it was made by the same settings).
@@ -61,6 +62,7 @@ pub struct SelfplayArgs {
 /// Runs `kondavo selfplay`.
 pub fn run(a: SelfplayArgs) -> Result<()> {
     let (model, eval_name) = match &a.eval {
+        Some(path) if path.as_os_str() == eval::HAND => (None, eval::HAND.to_string()),
         Some(path) => {
             let m = Model::load(path)?;
             m.check_rule_set(a.variant.base)?;

@@ -22,7 +22,8 @@ pub struct TrainArgs {
     /// Start from these weights instead of material only (their windows are kept).
     #[arg(long, conflicts_with = "layout")]
     pub init: Option<PathBuf>,
-    /// Window layout: small (8-9 squares per window) or large (12 squares, Scan 3's).
+    /// Window layout: small (8-9 squares per window), large (12 squares, Scan 3's) or kings
+    /// (small, plus the same windows read with kings too; diagonal boards).
     #[arg(long)]
     pub layout: Option<String>,
     /// Add a material table: a weight per material signature (men and kings of each side).
@@ -78,10 +79,16 @@ pub fn run(a: TrainArgs) -> Result<()> {
     cfg.init = a.init.as_deref().map(Model::load).transpose()?;
     if let Some(name) = &a.layout {
         let shape = kondavo::eval::model::shape_of(base);
-        cfg.windows = Some(
-            kondavo::eval::layout::windows_named(shape, name)
-                .ok_or_else(|| Error(format!("unknown --layout \"{name}\" (small or large)")))?,
-        );
+        let unknown = || {
+            Error(format!(
+                "unknown --layout \"{name}\" for {} (small, large, or kings on the diagonal \
+                 boards)",
+                base.id()
+            ))
+        };
+        cfg.windows = Some(kondavo::eval::layout::windows_named(shape, name).ok_or_else(unknown)?);
+        cfg.king_windows =
+            Some(kondavo::eval::layout::king_windows_named(shape, name).ok_or_else(unknown)?);
     }
     cfg.material = a.material;
     cfg.epochs = a.epochs;

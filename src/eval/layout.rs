@@ -9,8 +9,10 @@
 //! construction (Scan shares its tables between colours the same way). The squares of the
 //! window's `j`-th digit are its `j`-th square and that square's rotation.
 //!
-//! Kings are not in the windows (a king square reads as empty): kings are few and mobile, and
-//! the scalar terms of [`super::model`] score them.
+//! Kings are not in these windows (a king square reads as empty): kings are few and mobile, and
+//! the scalar terms of [`super::model`] score them. The `kings` layout adds *king windows*,
+//! read with five digits per square (empty, own man, other man, own king, other king) and only
+//! while a king is on the board, for the flying-king games where kings come early.
 
 use crate::geometry::Shape;
 
@@ -98,10 +100,12 @@ pub fn default_windows(shape: Shape) -> Vec<Vec<u8>> {
 
 /// Window layouts by name, for `kondavo train --layout`: `small` is the default; `large` has
 /// Scan 3's 12-square windows (4x6 cells) on the diagonal boards (the orthogonal board keeps
-/// its small windows).
+/// its small windows); `kings` is `small` plus the same windows read with kings too (see
+/// [`king_windows_named`]).
 pub fn windows_named(shape: Shape, name: &str) -> Option<Vec<Vec<u8>>> {
     match name {
         "small" => Some(default_windows(shape)),
+        "kings" => king_windows_named(shape, name).map(|_| default_windows(shape)),
         "large" => Some(match shape {
             Shape::Diagonal10 => {
                 [0, 2, 4, 6].into_iter().map(|col| rectangle(shape, 4, col, 6, 4)).collect()
@@ -112,6 +116,17 @@ pub fn windows_named(shape: Shape, name: &str) -> Option<Vec<Vec<u8>>> {
             Shape::Orthogonal8 => default_windows(shape),
         }),
         _ => None,
+    }
+}
+
+/// The king windows of a layout (empty for layouts without them; `None` when the layout
+/// has none on this board). `kings` reads the small windows of the diagonal boards with
+/// kings too (5^8 entries each); the orthogonal board's 9-square windows are too big for it.
+pub fn king_windows_named(shape: Shape, name: &str) -> Option<Vec<Vec<u8>>> {
+    match (name, shape) {
+        ("kings", Shape::Orthogonal8) => None,
+        ("kings", _) => Some(default_windows(shape)),
+        _ => windows_named(shape, name).map(|_| Vec::new()),
     }
 }
 

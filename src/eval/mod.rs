@@ -263,6 +263,10 @@ fn endgame<R: Eval>(pos: &Position<R>, mut s: i32) -> i32 {
     s
 }
 
+/// The name that stands for the hand-set evaluation where a weights file is asked for (Hub
+/// `eval-file`, `--eval`): the rule set plays without its learned weights.
+pub const HAND: &str = "hand";
+
 /// The trained weights files built into the binary (`data/eval/<rule set>.kdw`; each file
 /// names the data and settings that made it). A rule set without one plays with its
 /// hand-set weights.

@@ -14,11 +14,13 @@
 //! | `RUNAWAYS` | men in the far half with nothing in their forward cone while the opponent has no king |
 //! | `KING_SQUARE + s` | a king on square `s` (Black's on the rotated square) |
 //! | tables | one table per [window](super::layout), `3^n` entries indexed by its men |
+//! | king tables (optional) | one table per king window, `5^n` entries indexed by its men and kings, read only while a king is on the board |
 //! | material (optional) | one entry per material signature (own men, own kings up to 3, their men, their kings up to 3), read from both sides |
 //!
 //! The material table lets a linear model see what one man or king more is worth with the
 //! material left (exchanges when ahead, the drawn king endings of the flying-king rule sets).
-//! It comes after the window tables; a file has it when its parameter count says so.
+//! It comes after the window tables (and the king tables); a file has it when its parameter
+//! count says so. A king window is marked in the file by the high bit of its length byte.
 //!
 //! The stage is Scan's: `tempo` is the sum over all men of the rows each still has to go,
 //! `stage = start tempo - tempo`, and a score is `(mg (T - stage) + eg stage) / T`.
@@ -145,6 +147,11 @@ pub struct Model {
     /// Weight units per centi-man.
     unit: i32,
     windows: Vec<Vec<u8>>,
+    /// Windows read with kings too (base 5: empty, own man, their man, own king, their
+    /// king), scored only while a king is on the board.
+    king_windows: Vec<Vec<u8>>,
+    /// Plans of `king_windows` start here in `plans`.
+    king_plans: usize,
     /// Parameter of the material table's entry 0 (`None`: no material table).
     material: Option<u32>,
     /// (mg, eg) per parameter.
@@ -175,7 +182,7 @@ pub const DEFAULT_UNIT: i32 = 8;
 impl Model {
     /// A model of `base` with `windows` and all weights zero.
     pub fn zero(base: Base, windows: Vec<Vec<u8>>, unit: i32) -> Result<Model> {
-        Model::zero_with(base, windows, false, unit)
+        Model::zero_with(base, windows, Vec::new(), false, unit)
     }
 
     /// A model of `base` with `windows`, a material table if `material`, and all weights
@@ -183,12 +190,22 @@ impl Model {
     pub fn zero_with(
         base: Base,
         windows: Vec<Vec<u8>>,
+        king_windows: Vec<Vec<u8>>,
         material: bool,
         unit: i32,
     ) -> Result<Model> {
         let shape = shape_of(base);
-        let n = param_count(shape, &windows)? + if material { material_size(base) } else { 0 };
-        Model::from_parts(base, unit, windows, vec![[0; 2]; n], String::new())
+        let n = param_count(shape, &windows)?
+            + king_param_count(&king_windows)?
+            + if material { material_size(base) } else { 0 };
+        Model::from_parts_with_kings(
+            base,
+            unit,
+            windows,
+            king_windows,
+            vec![[0; 2]; n],
+            String::new(),
+        )
     }
 
     /// A model from its parts, checked.
@@ -199,8 +216,23 @@ impl Model {
         weights: Vec<[i16; 2]>,
         description: String,
     ) -> Result<Model> {
+        Model::from_parts_with_kings(base, unit, windows, Vec::new(), weights, description)
+    }
+
+    /// A model from its parts with king windows, checked.
+    pub fn from_parts_with_kings(
+        base: Base,
+        unit: i32,
+        windows: Vec<Vec<u8>>,
+        king_windows: Vec<Vec<u8>>,
+        weights: Vec<[i16; 2]>,
+        description: String,
+    ) -> Result<Model> {
         let shape = shape_of(base);
-        let n = param_count(shape, &windows)?;
+        for w in &king_windows {
+            check_window(shape, w)?;
+        }
+        let n = param_count(shape, &windows)? + king_param_count(&king_windows)?;
         let material = if weights.len() == n {
             None
         } else if weights.len() == n + material_size(base) {
@@ -220,6 +252,8 @@ impl Model {
             shape,
             unit,
             windows,
+            king_windows,
+            king_plans: 0,
             material,
             weights,
             description,
@@ -272,7 +306,10 @@ impl Model {
         self.start_tempo = 2 * self.tempo_of(Color::White, white_half);
         // Gather plans.
         let mut offset = scalar_count(shape) as u32;
-        for w in self.windows.clone() {
+        let windows: Vec<(Vec<u8>, u32)> = self.windows.iter().map(|w| (w.clone(), 3)).collect();
+        let kings: Vec<(Vec<u8>, u32)> = self.king_windows.iter().map(|w| (w.clone(), 5)).collect();
+        self.king_plans = 2 * windows.len();
+        for (w, radix) in windows.into_iter().chain(kings) {
             for white in [true, false] {
                 let mut luts = [[0u32; 256]; 8];
                 for (j, &s) in w.iter().enumerate() {
@@ -281,7 +318,7 @@ impl Model {
                     let (byte, b) = ((bit / 8) as usize, bit % 8);
                     for (v, e) in luts[byte].iter_mut().enumerate() {
                         if v >> b & 1 == 1 {
-                            *e += 3u32.pow(j as u32);
+                            *e += radix.pow(j as u32);
                         }
                     }
                 }
@@ -301,7 +338,7 @@ impl Model {
                 }
                 self.plans.push(plan);
             }
-            offset += 3u32.pow(w.len() as u32);
+            offset += radix.pow(w.len() as u32);
         }
         self.pext = has_pext().then(|| self.pext_tables());
     }
@@ -310,7 +347,8 @@ impl Model {
     fn pext_tables(&self) -> Pext {
         let n = layout::squares_of(self.shape);
         let mut p = Pext::default();
-        for w in &self.windows {
+        let men = self.windows.iter().map(|w| (w, 3u32));
+        for (w, radix) in men.chain(self.king_windows.iter().map(|w| (w, 5u32))) {
             for white in [true, false] {
                 // (bit, digit value) of each square, in bit order: the order pext extracts.
                 let mut bits: Vec<(u32, u32)> = w
@@ -318,7 +356,7 @@ impl Model {
                     .enumerate()
                     .map(|(j, &s)| {
                         let s = if white { s as usize } else { n - 1 - s as usize };
-                        (bit_of(self.shape, s), 3u32.pow(j as u32))
+                        (bit_of(self.shape, s), radix.pow(j as u32))
                     })
                     .collect();
                 bits.sort_unstable();
@@ -377,6 +415,11 @@ impl Model {
     /// The windows (White's side).
     pub fn windows(&self) -> &[Vec<u8>] {
         &self.windows
+    }
+
+    /// The windows read with kings too (White's side).
+    pub fn king_windows(&self) -> &[Vec<u8>] {
+        &self.king_windows
     }
 
     /// The (mg, eg) weights per parameter.
@@ -460,21 +503,39 @@ impl Model {
             f(offset as usize + material_index(base, nwm, nwk, nbm, nbk), 1);
             f(offset as usize + material_index(base, nbm, nbk, nwm, nwk), -1);
         }
+        let kings = (wk | bk).is_any() && !self.king_windows.is_empty();
         #[cfg(target_arch = "x86_64")]
         if let Some(p) = &self.pext {
             // SAFETY: `pext` is set only when the processor has BMI2 (`has_pext`).
-            unsafe { self.windows_by_pext(p, wm.0, bm.0, &mut f) };
+            unsafe {
+                self.windows_by_pext(p, wm.0, bm.0, &mut f);
+                if kings {
+                    self.king_windows_by_pext(p, [wm.0, bm.0, wk.0, bk.0], &mut f);
+                }
+            }
             return;
         }
-        for plan in &self.plans {
-            let (own, opp) = if plan.white { (wm.0, bm.0) } else { (bm.0, wm.0) };
+        let gather = |plan: &Plan, own: u64| {
             let mut idx = 0u32;
             for &(byte, lut) in &plan.parts[..plan.len as usize] {
-                let t = &self.luts[lut as usize];
-                let shift = 8 * u32::from(byte);
-                idx += t[((own >> shift) & 255) as usize] + 2 * t[((opp >> shift) & 255) as usize];
+                idx += self.luts[lut as usize][((own >> (8 * u32::from(byte))) & 255) as usize];
             }
-            f((plan.offset + idx) as usize, plan.sign);
+            idx
+        };
+        for plan in &self.plans[..self.king_plans] {
+            let (own, opp) = if plan.white { (wm.0, bm.0) } else { (bm.0, wm.0) };
+            f((plan.offset + gather(plan, own) + 2 * gather(plan, opp)) as usize, plan.sign);
+        }
+        if kings {
+            for plan in &self.plans[self.king_plans..] {
+                let [om, tm, ok, tk] =
+                    if plan.white { [wm, bm, wk, bk] } else { [bm, wm, bk, wk] }.map(|b| b.0);
+                let idx = gather(plan, om)
+                    + 2 * gather(plan, tm)
+                    + 3 * gather(plan, ok)
+                    + 4 * gather(plan, tk);
+                f((plan.offset + idx) as usize, plan.sign);
+            }
         }
     }
 
@@ -486,12 +547,39 @@ impl Model {
     #[target_feature(enable = "bmi2")]
     unsafe fn windows_by_pext(&self, p: &Pext, wm: u64, bm: u64, f: &mut impl FnMut(usize, i32)) {
         use std::arch::x86_64::_pext_u64;
-        for (k, plan) in self.plans.iter().enumerate() {
+        for (k, plan) in self.plans[..self.king_plans].iter().enumerate() {
             let (own, opp) = if plan.white { (wm, bm) } else { (bm, wm) };
             let (mask, start) = (p.masks[k], p.starts[k] as usize);
             let table = &p.tables[start..];
             let idx =
                 table[_pext_u64(own, mask) as usize] + 2 * table[_pext_u64(opp, mask) as usize];
+            f((plan.offset + idx) as usize, plan.sign);
+        }
+    }
+
+    /// The king-window features of `visit`, by `pext`; `pieces` are White's men, Black's
+    /// men, White's kings and Black's kings.
+    ///
+    /// # Safety
+    /// The processor must have BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    unsafe fn king_windows_by_pext(
+        &self,
+        p: &Pext,
+        pieces: [u64; 4],
+        f: &mut impl FnMut(usize, i32),
+    ) {
+        use std::arch::x86_64::_pext_u64;
+        let [wm, bm, wk, bk] = pieces;
+        for (k, plan) in self.plans.iter().enumerate().skip(self.king_plans) {
+            let [om, tm, ok, tk] = if plan.white { [wm, bm, wk, bk] } else { [bm, wm, bk, wk] };
+            let (mask, start) = (p.masks[k], p.starts[k] as usize);
+            let t = &p.tables[start..];
+            let idx = t[_pext_u64(om, mask) as usize]
+                + 2 * t[_pext_u64(tm, mask) as usize]
+                + 3 * t[_pext_u64(ok, mask) as usize]
+                + 4 * t[_pext_u64(tk, mask) as usize];
             f((plan.offset + idx) as usize, plan.sign);
         }
     }
@@ -545,9 +633,14 @@ impl Model {
         out.extend_from_slice(id);
         out.push(shape_code(self.shape));
         out.extend_from_slice(&(self.unit as u16).to_le_bytes());
-        out.extend_from_slice(&(self.windows.len() as u16).to_le_bytes());
+        let count = self.windows.len() + self.king_windows.len();
+        out.extend_from_slice(&(count as u16).to_le_bytes());
         for w in &self.windows {
             out.push(w.len() as u8);
+            out.extend_from_slice(w);
+        }
+        for w in &self.king_windows {
+            out.push(w.len() as u8 | KING_WINDOW);
             out.extend_from_slice(w);
         }
         out.extend_from_slice(&(self.weights.len() as u32).to_le_bytes());
@@ -604,19 +697,29 @@ impl Model {
         let nwin = r.u16()? as usize;
         let squares = layout::squares_of(shape);
         let mut windows = Vec::with_capacity(nwin.min(256));
+        let mut king_windows = Vec::new();
         for k in 0..nwin {
-            let len = r.u8()? as usize;
+            let code = r.u8()?;
+            let kings = code & KING_WINDOW != 0;
+            let len = usize::from(code & !KING_WINDOW);
             let w = r.take(len)?.to_vec();
-            if w.is_empty() || w.len() > MAX_WINDOW {
-                bail!("weights file: window {k} has {len} squares (1 to {MAX_WINDOW} allowed)");
+            let most = if kings { MAX_KING_WINDOW } else { MAX_WINDOW };
+            if w.is_empty() || w.len() > most {
+                bail!("weights file: window {k} has {len} squares (1 to {most} allowed)");
             }
             if w.iter().any(|&s| s as usize >= squares) || w.windows(2).any(|p| p[0] >= p[1]) {
                 bail!("weights file: window {k} lists squares that are not on the board in order");
             }
-            windows.push(w);
+            if kings {
+                king_windows.push(w);
+            } else if !king_windows.is_empty() {
+                bail!("weights file: window {k} (men only) comes after the king windows");
+            } else {
+                windows.push(w);
+            }
         }
         let n = r.u32()? as usize;
-        let want = param_count(shape, &windows)?;
+        let want = param_count(shape, &windows)? + king_param_count(&king_windows)?;
         if n != want && n != want + material_size(base) {
             bail!(
                 "weights file: {n} parameters, but its windows need {want} ({} with a material \
@@ -643,7 +746,7 @@ impl Model {
         if r.at() != body.len() {
             bail!("weights file: {} unexpected bytes after the weights", body.len() - r.at());
         }
-        Model::from_parts(base, unit, windows, weights, description)
+        Model::from_parts_with_kings(base, unit, windows, king_windows, weights, description)
     }
 
     /// Reads a weights file from disk.
@@ -697,6 +800,36 @@ pub fn param_count(shape: Shape, windows: &[Vec<u8>]) -> Result<usize> {
             bail!("window {k} has {} squares (1 to {MAX_WINDOW} allowed)", w.len());
         }
         n += 3usize.pow(w.len() as u32);
+    }
+    Ok(n)
+}
+
+/// The flag on a window's length byte in a weights file that makes it a king window.
+const KING_WINDOW: u8 = 0x80;
+/// The largest king window: 5^8 = 390,625 entries per table.
+pub const MAX_KING_WINDOW: usize = 8;
+
+/// A window's squares: on the board, in increasing order, at most `MAX_KING_WINDOW`.
+fn check_window(shape: Shape, w: &[u8]) -> Result<()> {
+    if w.is_empty() || w.len() > MAX_KING_WINDOW {
+        bail!("a king window has {} squares (1 to {MAX_KING_WINDOW} allowed)", w.len());
+    }
+    if w.iter().any(|&s| usize::from(s) >= layout::squares_of(shape))
+        || w.windows(2).any(|p| p[0] >= p[1])
+    {
+        bail!("a king window lists squares that are not on the board in order");
+    }
+    Ok(())
+}
+
+/// Number of parameters of `king_windows` (5^n entries each); an error if one is too big.
+pub fn king_param_count(king_windows: &[Vec<u8>]) -> Result<usize> {
+    let mut n = 0;
+    for (k, w) in king_windows.iter().enumerate() {
+        if w.is_empty() || w.len() > MAX_KING_WINDOW {
+            bail!("king window {k} has {} squares (1 to {MAX_KING_WINDOW} allowed)", w.len());
+        }
+        n += 5usize.pow(w.len() as u32);
     }
     Ok(n)
 }

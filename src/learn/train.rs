@@ -33,6 +33,8 @@ pub struct Config {
     pub files: Vec<PathBuf>,
     /// Windows of the model (`None`: the board's default layout, or the initial model's).
     pub windows: Option<Vec<Vec<u8>>>,
+    /// Windows read with kings too (`None`: the initial model's, else none).
+    pub king_windows: Option<Vec<Vec<u8>>>,
     /// Start from these weights (same windows) instead of material only.
     pub init: Option<Model>,
     /// Add a material table (see [`model`]); kept from the initial weights when they have one.
@@ -68,6 +70,7 @@ impl Config {
             base,
             files,
             windows: None,
+            king_windows: None,
             init: None,
             material: false,
             epochs: 30,
@@ -174,14 +177,20 @@ fn train_typed<R: Eval>(cfg: &Config, report: &mut dyn FnMut(&Epoch)) -> Result<
         (None, Some(m)) => m.windows().to_vec(),
         (None, None) => layout::default_windows(model::shape_of(cfg.base)),
     };
+    let king_windows = match (&cfg.king_windows, &cfg.init) {
+        (Some(w), _) => w.clone(),
+        (None, Some(m)) => m.king_windows().to_vec(),
+        (None, None) => Vec::new(),
+    };
     if let Some(init) = &cfg.init {
         init.check_rule_set(cfg.base)?;
-        if init.windows() != windows.as_slice() {
+        if init.windows() != windows.as_slice() || init.king_windows() != king_windows.as_slice() {
             bail!("the initial weights have other windows than the ones asked for");
         }
     }
     let material = cfg.material || cfg.init.as_ref().is_some_and(Model::has_material);
-    let skeleton = Model::zero_with(cfg.base, windows.clone(), material, cfg.unit)?;
+    let skeleton =
+        Model::zero_with(cfg.base, windows.clone(), king_windows.clone(), material, cfg.unit)?;
     let n_params = skeleton.params();
     let t0 = f64::from(skeleton.start_tempo().max(1));
 
@@ -379,7 +388,7 @@ fn train_typed<R: Eval>(cfg: &Config, report: &mut dyn FnMut(&Epoch)) -> Result<
     let saved_valid_loss = eval_set(&valid, &deq);
     let description = format!(
         "kondavo train: {} positions ({} held out) from {}; epochs={} batch={} lr={} \
-         lr-decay={} l2={} lambda={} seed={} scale={scale:.1}{}; best epoch {best_epoch}, \
+         lr-decay={} l2={} lambda={} seed={} scale={scale:.1}{}{}; best epoch {best_epoch}, \
          validation loss {best_valid_loss:.5} (initial {initial_valid_loss:.5})",
         train.len(),
         valid.len(),
@@ -396,8 +405,10 @@ fn train_typed<R: Eval>(cfg: &Config, report: &mut dyn FnMut(&Epoch)) -> Result<
         cfg.lambda,
         cfg.seed,
         if material { " material-table" } else { "" },
+        if king_windows.is_empty() { "" } else { " king-windows" },
     );
-    let model = Model::from_parts(cfg.base, cfg.unit, windows, q, description)?;
+    let model =
+        Model::from_parts_with_kings(cfg.base, cfg.unit, windows, king_windows, q, description)?;
     let summary = Summary {
         train_positions: train.len(),
         valid_positions: valid.len(),
