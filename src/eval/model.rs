@@ -229,8 +229,8 @@ impl Model {
         description: String,
     ) -> Result<Model> {
         let shape = shape_of(base);
-        for w in &king_windows {
-            check_window(shape, w)?;
+        if king_windows.iter().any(|w| !squares_in_order(shape, w)) {
+            bail!("a king window lists squares that are not on the board in order");
         }
         let n = param_count(shape, &windows)? + king_param_count(&king_windows)?;
         let material = if weights.len() == n {
@@ -306,10 +306,10 @@ impl Model {
         self.start_tempo = 2 * self.tempo_of(Color::White, white_half);
         // Gather plans.
         let mut offset = scalar_count(shape) as u32;
-        let windows: Vec<(Vec<u8>, u32)> = self.windows.iter().map(|w| (w.clone(), 3)).collect();
-        let kings: Vec<(Vec<u8>, u32)> = self.king_windows.iter().map(|w| (w.clone(), 5)).collect();
-        self.king_plans = 2 * windows.len();
-        for (w, radix) in windows.into_iter().chain(kings) {
+        let readings: Vec<(Vec<u8>, u32)> =
+            self.readings().map(|(w, radix)| (w.clone(), radix)).collect();
+        self.king_plans = 2 * self.windows.len();
+        for (w, radix) in readings {
             for white in [true, false] {
                 let mut luts = [[0u32; 256]; 8];
                 for (j, &s) in w.iter().enumerate() {
@@ -343,12 +343,18 @@ impl Model {
         self.pext = has_pext().then(|| self.pext_tables());
     }
 
+    /// Every window with the radix of its digits: the men windows (base 3), then the king
+    /// windows (base 5), in plan order.
+    fn readings(&self) -> impl Iterator<Item = (&Vec<u8>, u32)> {
+        let men = self.windows.iter().map(|w| (w, 3));
+        men.chain(self.king_windows.iter().map(|w| (w, 5)))
+    }
+
     /// The `pext` masks and tables of the plans, in plan order.
     fn pext_tables(&self) -> Pext {
         let n = layout::squares_of(self.shape);
         let mut p = Pext::default();
-        let men = self.windows.iter().map(|w| (w, 3u32));
-        for (w, radix) in men.chain(self.king_windows.iter().map(|w| (w, 5u32))) {
+        for (w, radix) in self.readings() {
             for white in [true, false] {
                 // (bit, digit value) of each square, in bit order: the order pext extracts.
                 let mut bits: Vec<(u32, u32)> = w
@@ -515,18 +521,24 @@ impl Model {
             }
             return;
         }
-        let gather = |plan: &Plan, own: u64| {
-            let mut idx = 0u32;
-            for &(byte, lut) in &plan.parts[..plan.len as usize] {
-                idx += self.luts[lut as usize][((own >> (8 * u32::from(byte))) & 255) as usize];
-            }
-            idx
-        };
         for plan in &self.plans[..self.king_plans] {
             let (own, opp) = if plan.white { (wm.0, bm.0) } else { (bm.0, wm.0) };
-            f((plan.offset + gather(plan, own) + 2 * gather(plan, opp)) as usize, plan.sign);
+            let mut idx = 0u32;
+            for &(byte, lut) in &plan.parts[..plan.len as usize] {
+                let t = &self.luts[lut as usize];
+                let shift = 8 * u32::from(byte);
+                idx += t[((own >> shift) & 255) as usize] + 2 * t[((opp >> shift) & 255) as usize];
+            }
+            f((plan.offset + idx) as usize, plan.sign);
         }
         if kings {
+            let gather = |plan: &Plan, own: u64| {
+                let mut idx = 0u32;
+                for &(byte, lut) in &plan.parts[..plan.len as usize] {
+                    idx += self.luts[lut as usize][((own >> (8 * u32::from(byte))) & 255) as usize];
+                }
+                idx
+            };
             for plan in &self.plans[self.king_plans..] {
                 let [om, tm, ok, tk] =
                     if plan.white { [wm, bm, wk, bk] } else { [bm, wm, bk, wk] }.map(|b| b.0);
@@ -695,7 +707,6 @@ impl Model {
         }
         let unit = i32::from(r.u16()?);
         let nwin = r.u16()? as usize;
-        let squares = layout::squares_of(shape);
         let mut windows = Vec::with_capacity(nwin.min(256));
         let mut king_windows = Vec::new();
         for k in 0..nwin {
@@ -707,7 +718,7 @@ impl Model {
             if w.is_empty() || w.len() > most {
                 bail!("weights file: window {k} has {len} squares (1 to {most} allowed)");
             }
-            if w.iter().any(|&s| s as usize >= squares) || w.windows(2).any(|p| p[0] >= p[1]) {
+            if !squares_in_order(shape, &w) {
                 bail!("weights file: window {k} lists squares that are not on the board in order");
             }
             if kings {
@@ -809,17 +820,10 @@ const KING_WINDOW: u8 = 0x80;
 /// The largest king window: 5^8 = 390,625 entries per table.
 pub const MAX_KING_WINDOW: usize = 8;
 
-/// A window's squares: on the board, in increasing order, at most `MAX_KING_WINDOW`.
-fn check_window(shape: Shape, w: &[u8]) -> Result<()> {
-    if w.is_empty() || w.len() > MAX_KING_WINDOW {
-        bail!("a king window has {} squares (1 to {MAX_KING_WINDOW} allowed)", w.len());
-    }
-    if w.iter().any(|&s| usize::from(s) >= layout::squares_of(shape))
-        || w.windows(2).any(|p| p[0] >= p[1])
-    {
-        bail!("a king window lists squares that are not on the board in order");
-    }
-    Ok(())
+/// Whether a window's squares are on the board and in increasing order.
+fn squares_in_order(shape: Shape, w: &[u8]) -> bool {
+    w.iter().all(|&s| usize::from(s) < layout::squares_of(shape))
+        && w.windows(2).all(|p| p[0] < p[1])
 }
 
 /// Number of parameters of `king_windows` (5^n entries each); an error if one is too big.
