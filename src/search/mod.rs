@@ -9,7 +9,7 @@ mod time;
 mod tune;
 mod worker;
 
-pub use time::{Budget, margin};
+pub use time::{Budget, clock_moves, margin};
 
 use crate::eval::Eval;
 use crate::game::{Counters, DrawRules};

@@ -25,8 +25,9 @@ pub fn margin(remaining: Duration) -> Duration {
 impl Budget {
     /// The budget of `limits` at game `phase` (0 at the start, 1 with no men left), ignoring
     /// pondering and infinite analysis, which the search handles itself: a clock is shared
-    /// over fewer moves as the men come off the board (see `tm_moves_*` in `tune.rs`).
-    pub fn at(limits: &Limits, phase: f64) -> Budget {
+    /// over `moves.0` moves at the start and `moves.1` with no men left, linearly in between
+    /// (see `tm_moves_*` in `tune.rs` and [`clock_moves`]).
+    pub fn at(limits: &Limits, phase: f64, moves: (i32, i32)) -> Budget {
         let mut b = Budget::default();
         if let Some(mt) = limits.movetime {
             let t = mt.saturating_sub(margin(mt).min(Duration::from_millis(20)));
@@ -35,11 +36,9 @@ impl Budget {
         }
         if let Some(remaining) = limits.time {
             let available = remaining.saturating_sub(margin(remaining));
-            let p = super::tune::params();
             let phase = phase.clamp(0.0, 1.0);
-            let expected = f64::from(p.tm_moves_open)
-                + (f64::from(p.tm_moves_end) - f64::from(p.tm_moves_open)) * phase;
-            let expected = (expected.round() as u32).max(1);
+            let (open, end) = (f64::from(moves.0), f64::from(moves.1));
+            let expected = (open + (end - open) * phase).round().max(1.0) as u32;
             let moves = limits.moves_to_go.unwrap_or(expected).clamp(1, 60);
             let soft = available / moves + limits.inc.mul_f64(0.75);
             let hard = (soft * 4).min(available.mul_f64(0.6));
@@ -48,6 +47,18 @@ impl Budget {
             b.hard = Some(b.hard.map_or(hard, |h| h.min(hard)));
         }
         b
+    }
+}
+
+/// The moves a clock is shared over at the start and with no men left, by board: games on
+/// the 32-square boards are short (about 45-55 moves a side in russian and english against
+/// about 100 in international), so their clock is shared over fewer moves.
+pub fn clock_moves(squares: usize) -> (i32, i32) {
+    let p = super::tune::params();
+    if squares <= 32 {
+        (p.tm8_moves_open, p.tm8_moves_end)
+    } else {
+        (p.tm_moves_open, p.tm_moves_end)
     }
 }
 
@@ -64,8 +75,8 @@ mod tests {
         for (t, inc) in [(5.0, 0.1), (0.05, 2.0), (0.0, 0.0), (300.0, 0.0), (1.0, 10.0)] {
             let limits = Limits { time: Some(secs(t)), inc: secs(inc), ..Limits::default() };
             let room = secs(t).saturating_sub(margin(secs(t)));
-            for phase in [0.0, 0.5, 1.0] {
-                let b = Budget::at(&limits, phase);
+            for (phase, squares) in [(0.0, 50), (0.5, 32), (1.0, 64), (1.0, 32)] {
+                let b = Budget::at(&limits, phase, clock_moves(squares));
                 let hard = b.hard.unwrap();
                 assert!(hard <= room, "{t}+{inc} at {phase}: {hard:?}");
                 assert!(b.soft.unwrap() <= hard);
@@ -75,8 +86,26 @@ mod tests {
 
     #[test]
     fn movetime_is_respected() {
-        let b = Budget::at(&Limits { movetime: Some(secs(1.0)), ..Limits::default() }, 0.0);
+        let limits = Limits { movetime: Some(secs(1.0)), ..Limits::default() };
+        let b = Budget::at(&limits, 0.0, clock_moves(32));
         assert!(b.hard.unwrap() <= secs(1.0) && b.hard.unwrap() >= secs(0.95));
-        assert_eq!(Budget::at(&Limits::default(), 1.0), Budget::default());
+        assert_eq!(Budget::at(&Limits::default(), 1.0, clock_moves(50)), Budget::default());
+    }
+
+    #[test]
+    fn the_short_games_of_the_small_boards_get_more_of_the_clock_per_move() {
+        let limits = Limits { time: Some(secs(4.0)), inc: secs(0.04), ..Limits::default() };
+        for phase in [0.0, 0.5, 1.0] {
+            let small = Budget::at(&limits, phase, clock_moves(32));
+            let large = Budget::at(&limits, phase, clock_moves(50));
+            assert!(small.soft.unwrap() > large.soft.unwrap(), "phase {phase}");
+            assert_eq!(large, Budget::at(&limits, phase, clock_moves(64)));
+        }
+        // Fewer moves to share over as the men come off.
+        let open = Budget::at(&limits, 0.0, clock_moves(32)).soft.unwrap();
+        assert!(Budget::at(&limits, 1.0, clock_moves(32)).soft.unwrap() > open);
+        // A stated number of moves to the time control overrides the estimate.
+        let stated = Limits { moves_to_go: Some(40), ..limits };
+        assert_eq!(Budget::at(&stated, 0.0, clock_moves(32)), Budget::at(&stated, 0.0, (7, 3)));
     }
 }

@@ -63,11 +63,15 @@ params! {
     singular_depth = 0;
     singular_margin = 40;
     /// Time: the moves a clock is shared over, at the start and with no men left (linear in
-    /// between, by the men gone); the percent of the soft budget after which no new
-    /// iteration starts; the percent the soft budget grows each time the best move changes
-    /// or the score drops by `tm_drop` centi-men between iterations (at most doubling it).
+    /// between, by the men gone), on the 50- and 64-square boards and (`tm8_*`) on the
+    /// 32-square ones, whose games are shorter; the percent of the soft budget after which no
+    /// new iteration starts; the percent the soft budget grows each time the best move
+    /// changes or the score drops by `tm_drop` centi-men between iterations (at most doubling
+    /// it).
     tm_moves_open = 30;
     tm_moves_end = 30;
+    tm8_moves_open = 20;
+    tm8_moves_end = 12;
     tm_soft_pct = 60;
     tm_change = 0;
     tm_drop = 30;

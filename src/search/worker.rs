@@ -2,9 +2,10 @@
 //! alpha-beta, and rule-aware quiescence.
 
 use super::tune::params;
-use super::{Budget, Info, MAX_PLY, Mode, SearchInput, SearchResult, Shared};
+use super::{Budget, Info, MAX_PLY, Mode, SearchInput, SearchResult, Shared, clock_moves};
 use crate::eval::{Eval, evaluate};
 use crate::game::Counters;
+use crate::geometry::Geometry;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -70,7 +71,11 @@ impl<'a, R: Eval> Worker<'a, R> {
             id,
             input,
             shared,
-            budget: Budget::at(&input.limits, game_phase(&input.root)),
+            budget: Budget::at(
+                &input.limits,
+                game_phase(&input.root),
+                clock_moves(<R::Geo as Geometry>::SQUARES),
+            ),
             keys,
             root_index,
             root_moves: Vec::new(),
