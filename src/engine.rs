@@ -114,6 +114,8 @@ pub struct Options {
     pub egdb_pieces: u32,
     /// Build the small sets ([`crate::egdb::small_pieces`]) when they are missing.
     pub egdb_build: bool,
+    /// The size of the databases' block cache, in MiB.
+    pub egdb_cache_mib: usize,
     /// Playing strength, 1 to [`level::FULL`] (full strength): a handicap on the search of a
     /// move to play, never on analysis.
     pub level: u8,
@@ -142,6 +144,7 @@ impl Default for Options {
             egdb_dir: None,
             egdb_pieces: 0,
             egdb_build: false,
+            egdb_cache_mib: crate::egdb::DEFAULT_CACHE_MIB,
             level: level::FULL,
             seed: 0,
             book: true,
@@ -168,6 +171,8 @@ impl Default for Engine {
 
 /// Largest hash table accepted, in MiB (64 GiB).
 pub const MAX_HASH_MIB: usize = 64 << 10;
+/// The largest database block cache, in MiB.
+pub const MAX_EGDB_CACHE_MIB: usize = 65_536;
 
 impl Engine {
     /// An engine with `options`.
@@ -258,7 +263,8 @@ impl Engine {
         let reopen = options.variant != self.options.variant
             || options.egdb_dir != self.options.egdb_dir
             || options.egdb_pieces != self.options.egdb_pieces
-            || options.egdb_build != self.options.egdb_build;
+            || options.egdb_build != self.options.egdb_build
+            || options.egdb_cache_mib != self.options.egdb_cache_mib;
         self.options = options;
         if let Some(m) = model {
             // The table's scores are the old evaluation's: they go with it.
@@ -483,7 +489,9 @@ fn egdb_of(options: &Options) -> Option<Arc<Egdb>> {
         return None;
     }
     let dir = options.egdb_dir.as_ref().map_or_else(crate::egdb::default_dir, |d| d.into());
-    let mut opened = with_rules!(options.variant, R => Egdb::open::<R>(&dir, options.egdb_pieces));
+    let cache = options.egdb_cache_mib.max(1) << 20;
+    let open = || with_rules!(options.variant, R => Egdb::open_with_cache::<R>(&dir, options.egdb_pieces, cache));
+    let mut opened = open();
     let small = options.egdb_pieces.min(crate::egdb::small_pieces(options.variant.base));
     if options.egdb_build && opened.egdb.pieces() < small {
         let name = options.variant.name();
@@ -499,14 +507,21 @@ fn egdb_of(options: &Options) -> Option<Arc<Egdb>> {
                     "endgame databases: {n} slices built in {:.1} s",
                     started.elapsed().as_secs_f64()
                 );
-                opened =
-                    with_rules!(options.variant, R => Egdb::open::<R>(&dir, options.egdb_pieces));
+                opened = open();
             }
             Err(e) => log::warn!("endgame databases not built: {e}"),
         }
     }
     for p in &opened.problems {
         log::warn!("endgame database left out: {p}");
+    }
+    if let Some(first) = opened.outdated.first() {
+        log::warn!(
+            "endgame databases: {} files of an earlier format left out (such as {}): rebuild \
+             them with `kondavo egdb build`",
+            opened.outdated.len(),
+            first.display()
+        );
     }
     (opened.egdb.pieces() >= 2).then(|| Arc::new(opened.egdb))
 }

@@ -53,6 +53,11 @@ pub struct AnalyzeArgs {
     /// are missing: once, in seconds.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub egdb_build: bool,
+    /// Size of the endgame databases' block cache in MiB (blocks are read from the files as
+    /// the search needs them).
+    #[arg(long, default_value_t = kondavo::egdb::DEFAULT_CACHE_MIB as u32,
+          value_parser = clap::value_parser!(u32).range(1..=kondavo::engine::MAX_EGDB_CACHE_MIB as i64))]
+    pub egdb_cache: u32,
     /// Playing strength 1-20 (20: full): answer with the move that level plays.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=20), conflicts_with = "elo")]
     pub level: Option<u8>,
@@ -80,6 +85,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         egdb_dir,
         egdb_pieces,
         egdb_build,
+        egdb_cache,
         level,
         elo,
         seed,
@@ -104,6 +110,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         egdb_dir,
         egdb_pieces,
         egdb_build,
+        egdb_cache_mib: egdb_cache as usize,
         level,
         seed,
         // Analysis searches every position, also with --level (the book is for play).

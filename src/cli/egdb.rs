@@ -174,6 +174,9 @@ fn open<R: Rules>(dir: &Path) -> Egdb {
     for p in &opened.problems {
         log::warn!("endgame database left out: {p}");
     }
+    for p in &opened.outdated {
+        log::warn!("endgame database left out: {} has an earlier format: rebuild it", p.display());
+    }
     opened.egdb
 }
 

@@ -231,7 +231,11 @@ impl<R: Rules> Generator<R> {
             match Table::from_bytes(&bytes, &R::variant().name(), s, ix.size()) {
                 Ok(t) => out.push((s, ix, Arc::new(t), bytes.len() as u64)),
                 Err(e) => {
-                    log::warn!("rebuilding {}: {e}", path.display());
+                    if super::table::outdated(&path) {
+                        log::info!("rebuilding {}: {e}", path.display());
+                    } else {
+                        log::warn!("rebuilding {}: {e}", path.display());
+                    }
                     return None;
                 }
             }

@@ -4,7 +4,9 @@
 //!   index of a position in its slice.
 //! - [`value`]: win, draw or loss, with the distance in plies to the next conversion
 //!   (capture or promotion).
-//! - [`table`]: one slice's values, block-compressed, in memory and on disk.
+//! - [`table`]: one slice's values, block-compressed, in memory (as built) and in its file
+//!   (as probed: a probe reads one block).
+//! - [`cache`]: the bounded cache of blocks read from the files, shared by the threads.
 //! - [`build`]: the generator (retrograde analysis; an offline tool) and the verifier.
 //! - [`Egdb`]: the databases of one rule set opened for probing at play time.
 //!
@@ -17,10 +19,12 @@
 //! ([`ensure`]) instead of asking the user to; larger sets are built by `kondavo egdb build`.
 
 pub mod build;
+pub mod cache;
 pub mod index;
 pub mod table;
 pub mod value;
 
+pub use cache::BlockCache;
 pub use index::Slice;
 pub use table::{Stats, Table};
 pub use value::Value;
@@ -32,6 +36,11 @@ use crate::variant::{Base, Variant};
 use index::{Indexer, normalise};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The default memory for the databases of one rule set, in MiB (the `egdb-cache` Hub
+/// parameter): half for the files read whole, half for the block cache of the others.
+pub const DEFAULT_CACHE_MIB: usize = 256;
 
 /// The default database directory: `KONDAVO_EGDB`, else the user's cache directory.
 pub fn default_dir() -> PathBuf {
@@ -105,11 +114,19 @@ pub fn ensure<R: Rules>(dir: &Path, pieces: u32) -> Result<usize> {
     Ok(built)
 }
 
-/// The databases of one rule set, read into memory for probing.
-#[derive(Debug, Default)]
+/// The databases of one rule set, opened for probing: each table's index is in memory and
+/// its blocks are read from its file into a bounded cache as the probes need them.
+#[derive(Debug)]
 pub struct Egdb {
     tables: HashMap<Slice, (Indexer, Table)>,
     pieces: u32,
+    cache: Arc<BlockCache>,
+}
+
+impl Default for Egdb {
+    fn default() -> Egdb {
+        Egdb::empty(DEFAULT_CACHE_MIB << 20)
+    }
 }
 
 /// What [`Egdb::open`] found.
@@ -119,25 +136,50 @@ pub struct Opened {
     pub egdb: Egdb,
     /// Files that could not be read, with the reason (the engine plays on without them).
     pub problems: Vec<String>,
+    /// Files of an earlier format version (left out; `kondavo egdb build` replaces them).
+    pub outdated: Vec<PathBuf>,
 }
 
 impl Egdb {
-    /// Reads every slice of rule set `R` with at most `max_pieces` pieces found under
-    /// `dir`. A damaged file is left out and named in [`Opened::problems`]. The databases
-    /// probe a position only when every slice of its piece count is present.
+    fn empty(cache_bytes: usize) -> Egdb {
+        Egdb { tables: HashMap::new(), pieces: 0, cache: Arc::new(BlockCache::new(cache_bytes)) }
+    }
+
+    /// Opens every slice of rule set `R` with at most `max_pieces` pieces found under `dir`,
+    /// with a block cache of [`DEFAULT_CACHE_MIB`].
     pub fn open<R: Rules>(dir: &Path, max_pieces: u32) -> Opened {
-        let mut egdb = Egdb::default();
-        let mut problems = Vec::new();
+        Egdb::open_with_cache::<R>(dir, max_pieces, DEFAULT_CACHE_MIB << 20)
+    }
+
+    /// Opens every slice of rule set `R` with at most `max_pieces` pieces found under `dir`,
+    /// in about `memory` bytes: the files are read whole, smallest slices first, while they
+    /// fit in half of it; the others are probed from disk through a block cache of the
+    /// other half (only their indices are read now). A damaged file is left out and named in
+    /// [`Opened::problems`]. The databases probe a position only when every slice of its
+    /// piece count is present.
+    pub fn open_with_cache<R: Rules>(dir: &Path, max_pieces: u32, memory: usize) -> Opened {
+        let mut whole = (memory / 2) as u64;
+        let mut egdb = Egdb::empty(memory - memory / 2);
+        let (mut problems, mut outdated) = (Vec::new(), Vec::new());
         let all = Slice::all_up_to(max_pieces, R::BASE.men_per_side());
         let id = R::variant().name();
         for &s in &all {
             let path = file_path(dir, R::variant(), s);
-            let Ok(bytes) = std::fs::read(&path) else { continue };
+            let Ok(meta) = std::fs::metadata(&path) else { continue };
             let ix = Indexer::new::<R>(s);
-            match Table::from_bytes(&bytes, &id, s, ix.size()) {
+            let table = if meta.len() <= whole {
+                whole -= meta.len();
+                std::fs::read(&path)
+                    .map_err(|e| Error(format!("cannot read: {e}")))
+                    .and_then(|bytes| Table::from_bytes(&bytes, &id, s, ix.size()))
+            } else {
+                Table::open(&path, &id, s, ix.size(), &egdb.cache)
+            };
+            match table {
                 Ok(t) => {
                     egdb.tables.insert(s, (ix, t));
                 }
+                Err(_) if table::outdated(&path) => outdated.push(path),
                 Err(e) => problems.push(format!("{}: {e}", path.display())),
             }
         }
@@ -148,12 +190,17 @@ impl Egdb {
             })
             .last()
             .unwrap_or(0);
-        Opened { egdb, problems }
+        Opened { egdb, problems, outdated }
     }
 
     /// The largest piece count probed (every slice up to it is present); 0 when none.
     pub fn pieces(&self) -> u32 {
         self.pieces
+    }
+
+    /// The block cache.
+    pub fn cache(&self) -> &BlockCache {
+        &self.cache
     }
 
     /// The slices present.

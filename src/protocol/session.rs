@@ -7,7 +7,9 @@
 
 use super::hub::{self, Line};
 use crate::book;
-use crate::engine::{Done, Engine, GameSpec, MAX_HASH_MIB, MoveText, Options, Report};
+use crate::engine::{
+    Done, Engine, GameSpec, MAX_EGDB_CACHE_MIB, MAX_HASH_MIB, MoveText, Options, Report,
+};
 use crate::level;
 use crate::notation::{self, MoveNumbering};
 use crate::search::{Control, Limits, Mode};
@@ -57,6 +59,7 @@ struct Params {
     egdb_path: Option<String>,
     egdb_pieces: u32,
     egdb_build: bool,
+    egdb_cache: usize,
     level: u8,
     /// A rating asked for: it picks the level on the rule set's ladder.
     elo: Option<i32>,
@@ -83,6 +86,7 @@ impl Default for Params {
             egdb_path: None,
             egdb_pieces: 8,
             egdb_build: true,
+            egdb_cache: crate::egdb::DEFAULT_CACHE_MIB,
             level: level::FULL,
             elo: None,
             seed: 0,
@@ -110,6 +114,7 @@ impl Params {
             egdb_dir: self.egdb_path.clone(),
             egdb_pieces: self.egdb_pieces,
             egdb_build: self.egdb_build,
+            egdb_cache_mib: self.egdb_cache,
             level: self.level(),
             seed: self.seed,
             book: self.book,
@@ -425,6 +430,7 @@ impl<W: Write> Session<W> {
                     ("type", "bool".into()),
                 ],
             ),
+            int_param("egdb-cache", p.egdb_cache, 1, MAX_EGDB_CACHE_MIB),
             int_param("level", usize::from(p.level()), 1, usize::from(level::FULL)),
             match level::ladder(p.base) {
                 Some(ladder) => hub::format(
@@ -535,6 +541,7 @@ impl<W: Write> Session<W> {
             "egdb-build" => {
                 parse_bool(value).map(|b| p.egdb_build = b).ok_or(bad_number("boolean", value))
             }
+            "egdb-cache" => int_in(value, 1, MAX_EGDB_CACHE_MIB).map(|n| p.egdb_cache = n),
             "level" => int_in(value, 1, usize::from(level::FULL)).map(|n| {
                 p.level = n as u8;
                 p.elo = None;
