@@ -471,15 +471,11 @@ impl Table {
         if h.offsets.last() != Some(&(data.len() as u64)) {
             bail!("{WHAT} is truncated or has bytes past its end");
         }
-        check_blocks(&h, |s, e| Ok(data[s as usize..e as usize].to_vec()))?;
-        Ok(Table {
-            slice,
-            size,
-            stats: h.stats,
-            offsets: h.offsets,
-            sums: h.sums,
-            source: Source::Memory(data.to_vec()),
-        })
+        check_blocks(&h, |s, e, buf| {
+            buf.extend_from_slice(&data[s as usize..e as usize]);
+            Ok(())
+        })?;
+        Ok(Table::of(slice, size, h, Source::Memory(data.to_vec())))
     }
 
     /// Opens a table file for probing through `cache`: only its header and index are read
@@ -511,11 +507,9 @@ impl Table {
         }
         if len - header_len <= CHECK_AT_OPEN {
             let base = h.len as u64;
-            check_blocks(&h, |s, e| {
-                let mut buf = vec![0u8; (e - s) as usize];
-                read_at(&file, &mut buf, base + s)
-                    .map_err(|e| Error(format!("cannot read: {e}")))?;
-                Ok(buf)
+            check_blocks(&h, |s, e, buf| {
+                buf.resize((e - s) as usize, 0);
+                read_at(&file, buf, base + s).map_err(|e| Error(format!("cannot read: {e}")))
             })?;
         }
         let disk = OnDisk {
@@ -526,21 +520,24 @@ impl Table {
             cache: Arc::clone(cache),
             damaged: AtomicBool::new(false),
         };
-        Ok(Table {
-            slice,
-            size,
-            stats: h.stats,
-            offsets: h.offsets,
-            sums: h.sums,
-            source: Source::File(disk),
-        })
+        Ok(Table::of(slice, size, h, Source::File(disk)))
+    }
+
+    fn of(slice: Slice, size: u64, h: Header, source: Source) -> Table {
+        Table { slice, size, stats: h.stats, offsets: h.offsets, sums: h.sums, source }
     }
 }
 
-/// Checks every block's checksum, the blocks' bytes read by `read(start, end)`.
-fn check_blocks(h: &Header, mut read: impl FnMut(u64, u64) -> Result<Vec<u8>>) -> Result<()> {
+/// Checks every block's checksum, the bytes of each block put into an empty buffer by
+/// `read(start, end, buffer)`.
+fn check_blocks(
+    h: &Header,
+    mut read: impl FnMut(u64, u64, &mut Vec<u8>) -> Result<()>,
+) -> Result<()> {
+    let mut bytes = Vec::new();
     for (b, w) in h.offsets.windows(2).enumerate() {
-        let bytes = read(w[0], w[1])?;
+        bytes.clear();
+        read(w[0], w[1], &mut bytes)?;
         if h.sums.get(b) != Some(&block_sum(&bytes)) {
             bail!("{WHAT}: block {b} is corrupted (checksum mismatch)");
         }
