@@ -114,15 +114,27 @@ fn block_sum(bytes: &[u8]) -> u32 {
     (h ^ (h >> 32)) as u32
 }
 
-/// Appends the compressed form of one block's codes (at most [`BLOCK`]).
+/// Appends the compressed form of one block's codes (at most [`BLOCK`]). Indices that are
+/// not positions (a man of each side given the same square) are never probed: they take the
+/// code before them (at a sub-block's start, the first code that is a position) so that the
+/// runs are longer.
 fn encode_block(codes: &[u16], out: &mut Vec<u8>) {
     let start = out.len();
     out.resize(start + 2 * SUBS, 0);
     let mut subs = codes.chunks(SUB as usize);
+    let mut sub = Vec::with_capacity(SUB as usize);
     for k in 0..SUBS {
         let at = (out.len() - start) as u16;
         out[start + 2 * k..start + 2 * k + 2].copy_from_slice(&at.to_le_bytes());
-        let Some(sub) = subs.next() else { continue };
+        let Some(raw) = subs.next() else { continue };
+        let mut fill = raw.iter().copied().find(|&c| c != value::INVALID).unwrap_or(value::INVALID);
+        sub.clear();
+        sub.extend(raw.iter().map(|&c| {
+            if c != value::INVALID {
+                fill = c;
+            }
+            fill
+        }));
         let mut i = 0;
         while i < sub.len() {
             let c = sub[i];
@@ -386,7 +398,7 @@ impl Table {
     }
 
     /// The value code at `index` ([`value::INVALID`] past the end or when its block cannot
-    /// be read).
+    /// be read; any code at an index that is not a position).
     #[inline]
     pub fn code(&self, index: u64) -> u16 {
         if index >= self.size {
@@ -399,7 +411,8 @@ impl Table {
     }
 
     /// Every code in index order, block by block ([`value::INVALID`] for a block that cannot
-    /// be read). A table on disk is read straight from its file, not through the cache.
+    /// be read; any code at an index that is not a position). A table on disk is read
+    /// straight from its file, not through the cache.
     pub fn codes(&self) -> impl Iterator<Item = u16> + '_ {
         let blocks = self.offsets.len().saturating_sub(1);
         let mut buf = Vec::with_capacity(BLOCK as usize);
@@ -421,7 +434,7 @@ impl Table {
         })
     }
 
-    /// The value at `index`, `None` when the index is not a position (or cannot be read).
+    /// The value at `index` (which must be a position's), `None` when it cannot be read.
     #[inline]
     pub fn value(&self, index: u64) -> Option<Value> {
         value::decode(self.code(index))
@@ -652,6 +665,27 @@ mod tests {
     }
 
     #[test]
+    fn indices_that_are_not_positions_join_the_runs_beside_them() {
+        // Every other index is not a position: the runs go on through them.
+        let codes: Vec<u16> = (0..8192u32)
+            .map(|i| match (i % 2, i / 1000) {
+                (1, _) => value::INVALID,
+                (_, r) => r as u16 * 2,
+            })
+            .collect();
+        let t = Table::new(Slice::new(2, 0, 2, 0), &codes);
+        for (i, &c) in codes.iter().enumerate() {
+            if c != value::INVALID {
+                assert_eq!(t.code(i as u64), c, "index {i}");
+            }
+        }
+        // 32 sub-blocks of at most two runs each (and the run across a value change).
+        let data = t.compressed_bytes() - 12 * t.offsets.len() as u64;
+        assert!(data <= 2 * 32 + 32 * 2 * 2 * 2 + 9 * 4, "{data} bytes");
+        assert_eq!(t.stats().positions(), 4096);
+    }
+
+    #[test]
     fn a_table_on_disk_is_probed_block_by_block_through_a_bounded_cache() {
         let codes = codes(1_000_000);
         let s = Slice::new(0, 2, 0, 1);
@@ -676,7 +710,7 @@ mod tests {
         // More bytes of blocks than are checked at open: random codes compress badly.
         let n = 12_000_000u32;
         let codes: Vec<u16> =
-            (0..n).map(|i| (i.wrapping_mul(2_654_435_761) >> 27) as u16).collect();
+            (0..n).map(|i| (i.wrapping_mul(2_654_435_761) >> 27) as u16 & !1).collect();
         let s = Slice::new(1, 1, 1, 1);
         let mut bytes = Table::new(s, &codes).to_bytes("russian");
         assert!(bytes.len() as u64 > CHECK_AT_OPEN, "{} bytes", bytes.len());
