@@ -162,18 +162,12 @@ fn sub_range(block: &[u8], k: usize) -> Option<(usize, usize)> {
 /// does not hold it.
 #[inline]
 fn decode(block: &[u8], within: u64) -> u16 {
-    let Some((mut at, end)) = sub_range(block, (within / SUB) as usize) else {
-        return value::INVALID;
-    };
     let mut left = within % SUB;
-    while at < end {
-        let (c, n1) = read_varint(block, at);
-        let (run, n2) = read_varint(block, at + n1);
+    for (c, run) in runs(block, (within / SUB) as usize) {
         if left < run {
-            return u16::try_from(c).unwrap_or(value::INVALID);
+            return c;
         }
         left -= run;
-        at += n1 + n2;
     }
     value::INVALID
 }
@@ -183,17 +177,29 @@ fn decode(block: &[u8], within: u64) -> u16 {
 fn decode_all(block: &[u8], n: usize, out: &mut Vec<u16>) {
     for k in 0..n.div_ceil(SUB as usize) {
         let want = out.len() + (n - k * SUB as usize).min(SUB as usize);
-        if let Some((mut at, end)) = sub_range(block, k) {
-            while at < end && out.len() < want {
-                let (c, n1) = read_varint(block, at);
-                let (run, n2) = read_varint(block, at + n1);
-                let c = u16::try_from(c).unwrap_or(value::INVALID);
-                out.extend(std::iter::repeat_n(c, (run as usize).min(want - out.len())));
-                at += n1 + n2;
+        for (c, run) in runs(block, k) {
+            if out.len() >= want {
+                break;
             }
+            out.extend(std::iter::repeat_n(c, (run as usize).min(want - out.len())));
         }
         out.resize(want, value::INVALID);
     }
+}
+
+/// The `(code, run)` pairs of sub-block `k` of a compressed block, in order (none when the
+/// block's header does not hold the sub-block; a code too big is [`value::INVALID`]).
+#[inline]
+fn runs(block: &[u8], k: usize) -> impl Iterator<Item = (u16, u64)> + '_ {
+    let (mut at, end) = sub_range(block, k).unwrap_or((0, 0));
+    std::iter::from_fn(move || {
+        (at < end).then(|| {
+            let (c, n1) = read_varint(block, at);
+            let (run, n2) = read_varint(block, at + n1);
+            at += n1 + n2;
+            (u16::try_from(c).unwrap_or(value::INVALID), run)
+        })
+    })
 }
 
 /// The fields of a file's header.
