@@ -133,18 +133,25 @@ fn russian_three_kings_holding_the_main_road_win() {
     }
 }
 
+/// International kings against kings up to four against one (and two against two), built once
+/// for the tests that read them.
+fn international_kings() -> &'static Generator<International> {
+    static G: std::sync::OnceLock<Generator<International>> = std::sync::OnceLock::new();
+    G.get_or_init(|| solved::<International>(&[Slice::new(0, 4, 0, 1), Slice::new(0, 2, 0, 2)]))
+}
+
 /// International theory (FMJD endgame basics, e.g. the "Trictrac" and Scan's bitbases):
 /// three kings against a lone king on the long diagonal 46-5 draw; four kings against one
 /// win.
 #[test]
 fn international_three_kings_draw_and_four_kings_win_against_a_lone_king_on_the_long_diagonal() {
-    let g = solved::<International>(&[Slice::new(0, 4, 0, 1)]);
-    assert_eq!(value(&g, "W:WK1,K2,K3:BK46"), Value::Draw);
-    assert_eq!(value(&g, "W:WK1,K2,K3:BK50"), Value::Draw);
-    assert_eq!(value(&g, "B:WK1,K2,K3:BK28"), Value::Draw);
-    let v = value(&g, "W:WK1,K2,K3,K4:BK46");
+    let g = international_kings();
+    assert_eq!(value(g, "W:WK1,K2,K3:BK46"), Value::Draw);
+    assert_eq!(value(g, "W:WK1,K2,K3:BK50"), Value::Draw);
+    assert_eq!(value(g, "B:WK1,K2,K3:BK28"), Value::Draw);
+    let v = value(g, "W:WK1,K2,K3,K4:BK46");
     assert!(matches!(v, Value::Win(_)), "{v}");
-    let v = value(&g, "B:WK1,K2,K3,K4:BK46");
+    let v = value(g, "B:WK1,K2,K3,K4:BK46");
     assert!(matches!(v, Value::Loss(_)), "{v}");
 }
 
@@ -226,6 +233,76 @@ fn italian_two_kings_beat_one_and_a_man_cannot_take_a_king() {
         }
     }
     assert!(adjacent > 0, "english men take kings");
+}
+
+/// How many positions of slice `s` hold value `v`.
+fn count_of(t: &Table, v: Value) -> u64 {
+    (0..t.size()).filter(|&i| t.value(i) == Some(v)).count() as u64
+}
+
+/// Published slice report (Ed Trice, damforum.nl topic 2603, "2-piece database, 1 white king
+/// 0 white checkers vs. 1 red king 0 red checkers"): 992 positions with White to move, 230
+/// wins, 654 draws, 108 losses; 72 wins by a jump at once; with no jump for either side 140
+/// wins, 650 draws and 108 losses; the longest win 11 plies. A generator of its own, so each
+/// count could differ. (The report also says 32 wins of that length; this database has 34,
+/// and every one of its positions agrees with its successors, so the report's count of the
+/// last iteration is taken to count something else.)
+#[test]
+fn english_king_against_king_equals_the_published_slice_report() {
+    use kondavo::color::Color;
+    let s = Slice::new(0, 1, 0, 1);
+    let g = solved::<English>(&[s]);
+    let t = g.table(s).expect("solved");
+    let st = t.stats();
+    assert_eq!((st.positions(), st.wins, st.draws, st.losses), (992, 230, 654, 108), "{st:?}");
+    assert_eq!(st.longest_win, 11, "{st:?}");
+    assert_eq!(count_of(t, Value::Win(1)), 72);
+    let ix = kondavo::egdb::index::Indexer::new::<English>(s);
+    let mut quiet = [0u64; 3];
+    for i in 0..t.size() {
+        let Some(pos) = ix.position::<English>(i) else { continue };
+        if !pos.has_capture() && !pos.with_side(Color::Black).has_capture() {
+            quiet[(1 - t.value(i).expect("a position").sign()) as usize] += 1;
+        }
+    }
+    assert_eq!(quiet, [140, 650, 108]);
+}
+
+/// Published longest conversions (Ed Gilbert's Kingsrow international databases,
+/// `eygilbert/egdb_intl`, file `egdb_test/10x10 HighMtc.txt`, the highest moves-to-conversion
+/// of each subdivision with a position that has it): three kings against one, the kings to
+/// move, 13 plies (`db0301 black, mtc 13`, `B:WK35:BK1,K7,K18`), the lone king to move 14
+/// (`db0301 white, mtc 14`, `W:WK21:BK14,K27,K32`); four kings against one 13 and 14 (`db0401`,
+/// `B:WK5:BK4,K15,K36,K47` and `W:WK1:BK4,K15,K36,K47`); two kings against two, no entry (all
+/// under the file's threshold of 10). Kingsrow counts to the end of a capture exchange: the
+/// longest wins here end with a king given up, taken by the lone king, and the lone king taken
+/// back at once. This database's conversion is the first capture, the lone king's, one ply
+/// earlier; so each of its figures is the published one less one ply, for the slices and for
+/// the very positions.
+#[test]
+fn international_kings_only_longest_conversions_equal_the_published_ones() {
+    let g = international_kings();
+    let st = |s: Slice| g.table(s).expect("solved").stats();
+    for (kings, win, loss) in [(3, 13, 14), (4, 13, 14)] {
+        let (strong, weak) = (st(Slice::new(0, kings, 0, 1)), st(Slice::new(0, 1, 0, kings)));
+        assert_eq!(strong.longest_win + 1, win, "{kings} kings: {strong:?}");
+        assert_eq!(weak.longest_loss + 1, loss, "{kings} kings: {weak:?}");
+    }
+    for (fen, published) in [
+        ("B:WK35:BK1,K7,K18", Value::Win(13)),
+        ("W:WK21:BK14,K27,K32", Value::Loss(14)),
+        ("B:WK5:BK4,K15,K36,K47", Value::Win(13)),
+        ("W:WK1:BK4,K15,K36,K47", Value::Loss(14)),
+    ] {
+        let ours = match value(g, fen) {
+            Value::Win(d) => Value::Win(d + 1),
+            Value::Loss(d) => Value::Loss(d + 1),
+            Value::Draw => Value::Draw,
+        };
+        assert_eq!(ours, published, "{fen}");
+    }
+    let two = st(Slice::new(0, 2, 0, 2));
+    assert!(two.longest_win < 10 && two.longest_loss < 10, "{two:?}");
 }
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -598,4 +675,28 @@ fn won_database_positions_are_converted_against_the_best_defence_in_every_rule_s
         with_rules!(Variant::new(base), R => conversions::<R>(&dir, pieces, 20));
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The same check at the piece limit of a set built beforehand with `kondavo egdb build`
+/// (too big for CI, so ignored by default):
+///
+/// ```sh
+/// KONDAVO_EGDB_BIG=DIR KONDAVO_EGDB_BIG_VARIANT=english KONDAVO_EGDB_BIG_PIECES=6 \
+///     cargo test --release --test egdb -- --ignored big_set
+/// ```
+#[test]
+#[ignore = "needs a set built beforehand: KONDAVO_EGDB_BIG, _VARIANT, _PIECES"]
+fn won_positions_of_a_big_set_are_converted_against_the_best_defence() {
+    let dir = PathBuf::from(std::env::var("KONDAVO_EGDB_BIG").expect("KONDAVO_EGDB_BIG=DIR"));
+    let variant: Variant = std::env::var("KONDAVO_EGDB_BIG_VARIANT")
+        .expect("KONDAVO_EGDB_BIG_VARIANT=RULE SET")
+        .parse()
+        .expect("a rule set");
+    let pieces: u32 = std::env::var("KONDAVO_EGDB_BIG_PIECES")
+        .expect("KONDAVO_EGDB_BIG_PIECES=N")
+        .parse()
+        .expect("a number of pieces");
+    let present = with_rules!(variant, R => Egdb::open::<R>(&dir, pieces).egdb.pieces());
+    assert_eq!(present, pieces, "{variant}: build {pieces} pieces in {} first", dir.display());
+    with_rules!(variant, R => conversions::<R>(&dir, pieces, 20));
 }
