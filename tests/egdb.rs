@@ -235,7 +235,7 @@ fn italian_two_kings_beat_one_and_a_man_cannot_take_a_king() {
     assert!(adjacent > 0, "english men take kings");
 }
 
-/// How many positions of slice `s` hold value `v`.
+/// How many positions of table `t` hold value `v`.
 fn count_of(t: &Table, v: Value) -> u64 {
     (0..t.size()).filter(|&i| t.value(i) == Some(v)).count() as u64
 }
