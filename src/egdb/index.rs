@@ -143,21 +143,17 @@ impl fmt::Display for Slice {
     }
 }
 
-/// Internal-square set of a bit set.
+/// Internal-square set of a bit set. The internal squares are the board's bits in order
+/// with the ghost bits left out, so this is a `pext` by the board mask.
 #[inline(always)]
 pub fn to_squares<G: Geometry>(b: Bitboard) -> u64 {
-    b.fold(0u64, |m, bit| m | 1 << G::INDEX[bit as usize])
+    compress(b.0, G::BOARD.0)
 }
 
-/// Bit set of an internal-square set.
+/// Bit set of an internal-square set (`pdep` by the board mask).
 #[inline(always)]
-pub fn from_squares<G: Geometry>(mut m: u64) -> Bitboard {
-    let mut b = 0u64;
-    while m != 0 {
-        b |= 1 << G::BITS[m.trailing_zeros() as usize];
-        m &= m - 1;
-    }
-    Bitboard(b)
+pub fn from_squares<G: Geometry>(m: u64) -> Bitboard {
+    Bitboard(expand(m, G::BOARD.0))
 }
 
 /// The half turn of an internal-square set (square `i` to `SQUARES - 1 - i`).
@@ -181,9 +177,40 @@ pub fn normalise<R: Rules>(pos: &Position<R>) -> Position<R> {
     )
 }
 
-/// `pext`: the bits of `x` at the places of `mask`'s bits, packed to the bottom.
+/// `pext`: the bits of `x` at the places of `mask`'s bits, packed to the bottom (one
+/// instruction where the build targets BMI2, as the release build does on this project's
+/// machines).
 #[inline(always)]
-fn compress(x: u64, mut mask: u64) -> u64 {
+fn compress(x: u64, mask: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    // SAFETY: compiled only when the build targets BMI2, so the instruction exists.
+    unsafe {
+        std::arch::x86_64::_pext_u64(x, mask)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        compress_portable(x, mask)
+    }
+}
+
+/// `pdep`: the low bits of `x` spread to the places of `mask`'s bits.
+#[inline(always)]
+fn expand(x: u64, mask: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    // SAFETY: compiled only when the build targets BMI2, so the instruction exists.
+    unsafe {
+        std::arch::x86_64::_pdep_u64(x, mask)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        expand_portable(x, mask)
+    }
+}
+
+/// [`compress`] without BMI2.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
+#[inline(always)]
+fn compress_portable(x: u64, mut mask: u64) -> u64 {
     let mut out = 0u64;
     let mut k = 0;
     while mask != 0 {
@@ -197,9 +224,10 @@ fn compress(x: u64, mut mask: u64) -> u64 {
     out
 }
 
-/// `pdep`: the low bits of `x` spread to the places of `mask`'s bits.
+/// [`expand`] without BMI2.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2"), allow(dead_code))]
 #[inline(always)]
-fn expand(mut x: u64, mut mask: u64) -> u64 {
+fn expand_portable(mut x: u64, mut mask: u64) -> u64 {
     let mut out = 0u64;
     while x != 0 && mask != 0 {
         let low = mask & mask.wrapping_neg();
@@ -231,14 +259,21 @@ fn unrank(mut r: u64, k: u32, n: u32) -> u64 {
     let mut set = 0u64;
     let mut top = n;
     for j in (1..=k).rev() {
-        // The largest p < top with C(p, j) <= r.
-        let mut p = top - 1;
-        while binomial(p, j) > r {
-            p -= 1;
+        // The largest p < top with C(p, j) <= r, by bisection: C(p, j) grows with p from
+        // C(j - 1, j) = 0.
+        let row = &BINOMIAL;
+        let (mut lo, mut hi) = (j - 1, top - 1);
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if row[mid as usize][j as usize] <= r {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
         }
-        r -= binomial(p, j);
-        set |= 1 << p;
-        top = p;
+        r -= binomial(lo, j);
+        set |= 1 << lo;
+        top = lo;
     }
     set
 }
@@ -368,13 +403,17 @@ mod tests {
 
     #[test]
     fn rank_and_unrank_are_inverse() {
-        for k in 0..4u32 {
-            let n = 10;
-            for r in 0..binomial(n, k) {
-                let set = unrank(r, k, n);
-                assert_eq!(set.count_ones(), k);
-                assert!(set < 1 << n);
-                assert_eq!(rank(set), r);
+        for n in [1u32, 5, 10, 28, 32, 48, 50, 64] {
+            for k in 0..=n.min(7) {
+                let count = binomial(n, k);
+                let step = (count / 3000).max(1);
+                let ranks = (0..count).step_by(step as usize).chain([count - 1]);
+                for r in ranks {
+                    let set = unrank(r, k, n);
+                    assert_eq!(set.count_ones(), k);
+                    assert!(n == 64 || set < 1 << n);
+                    assert_eq!(rank(set), r, "n {n} k {k}");
+                }
             }
         }
     }
@@ -412,6 +451,28 @@ mod tests {
         assert_eq!(n.pieces(Color::White).count(), 2);
         let back = normalise(&n.with_side(Color::Black));
         assert_eq!(back.with_side(Color::Black), p);
+    }
+
+    /// The gathers the index uses (by `pext`/`pdep` where the build has BMI2) equal the
+    /// portable loops, and the square sets equal the geometry's square tables bit by bit.
+    #[test]
+    fn gathers_equal_the_portable_loops_and_the_square_tables() {
+        fn squares<G: Geometry>(mut seed: u64) {
+            for _ in 0..2000 {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let b = Bitboard(seed & G::BOARD.0);
+                let reference = b.fold(0u64, |m, bit| m | 1 << G::INDEX[bit as usize]);
+                assert_eq!(to_squares::<G>(b), reference);
+                assert_eq!(from_squares::<G>(reference), b);
+                let mask = seed.rotate_left(17) ^ seed;
+                assert_eq!(compress(seed, mask), compress_portable(seed, mask));
+                let low = seed >> (64 - mask.count_ones().max(1));
+                assert_eq!(expand(low, mask), expand_portable(low, mask));
+            }
+        }
+        squares::<crate::geometry::Diag8>(1);
+        squares::<crate::geometry::Diag10>(2);
+        squares::<crate::geometry::Ortho8>(3);
     }
 
     #[test]
