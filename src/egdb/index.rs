@@ -261,11 +261,10 @@ fn unrank(mut r: u64, k: u32, n: u32) -> u64 {
     for j in (1..=k).rev() {
         // The largest p < top with C(p, j) <= r, by bisection: C(p, j) grows with p from
         // C(j - 1, j) = 0.
-        let row = &BINOMIAL;
         let (mut lo, mut hi) = (j - 1, top - 1);
         while lo < hi {
             let mid = (lo + hi).div_ceil(2);
-            if row[mid as usize][j as usize] <= r {
+            if binomial(mid, j) <= r {
                 lo = mid;
             } else {
                 hi = mid - 1;
