@@ -60,7 +60,15 @@ pub(crate) struct Worker<'a, R: Eval> {
     /// How much of the soft time budget this move may use: grows when the best move
     /// changes or the score drops between iterations (the main thread's).
     time_factor: f64,
+    /// Static evaluations by position key (the key's high 48 bits and the score): the
+    /// evaluation is a function of the position (the level's noise too, seeded by the key),
+    /// and draughts lines transpose often, so a hit returns what evaluating would. A key of
+    /// which the high 48 bits are zero never hits (0 is the empty entry).
+    eval_cache: Vec<u64>,
 }
+
+/// Entries of a worker's evaluation cache (a power of two; 8 bytes each).
+const EVAL_CACHE: usize = 1 << 16;
 
 impl<'a, R: Eval> Worker<'a, R> {
     pub fn new(id: usize, input: &'a SearchInput<'a, R>, shared: &'a Shared<'a>) -> Self {
@@ -89,12 +97,27 @@ impl<'a, R: Eval> Worker<'a, R> {
             stopped: false,
             probcut: true,
             time_factor: 1.0,
+            eval_cache: vec![0; EVAL_CACHE],
         }
     }
 
     /// The static evaluation, with the level's noise if any.
     #[inline]
-    fn evaluate(&self, pos: &Position<R>) -> Score {
+    fn evaluate(&mut self, pos: &Position<R>) -> Score {
+        let key = pos.key();
+        let slot = key as usize & (EVAL_CACHE - 1);
+        let e = self.eval_cache[slot];
+        if e != 0 && (e ^ key) >> 16 == 0 {
+            return Score(i32::from(e as u16 as i16));
+        }
+        let s = self.evaluate_uncached(pos);
+        if let Ok(v) = i16::try_from(s.0) {
+            self.eval_cache[slot] = (key & !0xFFFF) | u64::from(v as u16);
+        }
+        s
+    }
+
+    fn evaluate_uncached(&self, pos: &Position<R>) -> Score {
         let s = evaluate(pos, self.input.model);
         let noise = self.input.noise;
         if noise.amplitude > 0 {
@@ -555,14 +578,16 @@ impl<'a, R: Eval> Worker<'a, R> {
             }
         }
 
-        // 5. No legal move: the side to move loses (wins in antidraughts).
-        let mut moves = MoveList::new();
-        movegen::generate(pos, &mut moves);
-        if moves.is_empty() {
-            return no_moves(pos, ply);
-        }
-        let capture_node = !R::OPTIONAL_CAPTURE && moves[0].is_capture();
+        // 5. Captures pending for either side (the moves themselves are generated after the
+        //    pruning below, which most nodes that reach it end in).
+        let capture_node = !R::OPTIONAL_CAPTURE && movegen::has_capture(pos);
         let threatened = !capture_node && movegen::can_capture(pos, !pos.side());
+        // (A side without a move has lost: the pruning below stands only where a move exists.)
+        let has_move = |pos: &Position<R>| {
+            capture_node
+                || movegen::count_quiet(pos) > 0
+                || (R::OPTIONAL_CAPTURE && movegen::has_capture(pos))
+        };
 
         // 6. Static pruning of quiet nodes far from the leaves' horizon: a static score far
         //    above beta stands (never with captures pending on either side, where the
@@ -575,7 +600,7 @@ impl<'a, R: Eval> Worker<'a, R> {
             && !beta.is_decisive()
         {
             let eval = self.evaluate(pos);
-            if eval - p.static_margin * depth >= beta {
+            if eval - p.static_margin * depth >= beta && has_move(pos) {
                 return eval;
             }
         }
@@ -588,6 +613,7 @@ impl<'a, R: Eval> Worker<'a, R> {
             && depth >= p.pc_depth
             && beta.0.abs() < Score::DATABASE_WIN_MIN.0
             && pos.occupied().count() > p.pc_pieces as u32
+            && has_move(pos)
         {
             let margin = p.pc_margin * depth;
             let raised = beta + margin;
@@ -603,6 +629,13 @@ impl<'a, R: Eval> Worker<'a, R> {
                 // no longer be one).
                 return if s.is_decisive() { s } else { s - margin };
             }
+        }
+
+        // 6c. No legal move: the side to move loses (wins in antidraughts).
+        let mut moves = MoveList::new();
+        movegen::generate(pos, &mut moves);
+        if moves.is_empty() {
+            return no_moves(pos, ply);
         }
 
         // 7. A forced move (the only legal one) is searched one ply deeper: forced
