@@ -583,7 +583,7 @@ impl<'a, R: Eval> Worker<'a, R> {
         let capture_node = !R::OPTIONAL_CAPTURE && movegen::has_capture(pos);
         let threatened = !capture_node && movegen::can_capture(pos, !pos.side());
         // (A side without a move has lost: the pruning below stands only where a move exists.)
-        let has_move = |pos: &Position<R>| {
+        let has_move = || {
             capture_node
                 || movegen::count_quiet(pos) > 0
                 || (R::OPTIONAL_CAPTURE && movegen::has_capture(pos))
@@ -600,7 +600,7 @@ impl<'a, R: Eval> Worker<'a, R> {
             && !beta.is_decisive()
         {
             let eval = self.evaluate(pos);
-            if eval - p.static_margin * depth >= beta && has_move(pos) {
+            if eval - p.static_margin * depth >= beta && has_move() {
                 return eval;
             }
         }
@@ -613,7 +613,7 @@ impl<'a, R: Eval> Worker<'a, R> {
             && depth >= p.pc_depth
             && beta.0.abs() < Score::DATABASE_WIN_MIN.0
             && pos.occupied().count() > p.pc_pieces as u32
-            && has_move(pos)
+            && has_move()
         {
             let margin = p.pc_margin * depth;
             let raised = beta + margin;
@@ -631,9 +631,16 @@ impl<'a, R: Eval> Worker<'a, R> {
             }
         }
 
-        // 6c. No legal move: the side to move loses (wins in antidraughts).
+        // 6c. No legal move: the side to move loses (wins in antidraughts). Where captures
+        //     are compulsory, step 5 already knows which kind of move to generate.
         let mut moves = MoveList::new();
-        movegen::generate(pos, &mut moves);
+        if R::OPTIONAL_CAPTURE {
+            movegen::generate(pos, &mut moves);
+        } else if capture_node {
+            movegen::captures(pos, &mut moves, true);
+        } else {
+            movegen::quiet_moves(pos, &mut moves);
+        }
         if moves.is_empty() {
             return no_moves(pos, ply);
         }
