@@ -328,10 +328,14 @@ impl Engine {
             && !control.is_pondering()
             && let Some(book) = &self.book
         {
-            // A weaker level chooses among the book's moves within its own margin too.
+            // The book varies its moves in the first plies from the start position only; a
+            // weaker level chooses among the book's moves within its own margin throughout.
+            let ply = (*game.start() == Position::<R>::start()).then_some(spec.moves.len());
             let own = self.options.book_margin.unwrap_or_else(|| book::default_margin(R::BASE));
+            let own = book::margin_at(own, ply);
+            let min_line = book::min_line_at(ply);
             let margin = handicap.map_or(0, |h| h.margin).max(own);
-            if let Some(done) = book_move(book, &root, margin, seed, control, report) {
+            if let Some(done) = book_move(book, &root, margin, min_line, seed, control, report) {
                 return Ok(done);
             }
         }
@@ -419,11 +423,12 @@ fn book_move<R: Eval>(
     book: &Book,
     root: &Position<R>,
     margin: i32,
+    min_line: usize,
     seed: u64,
     control: &Control,
     report: &mut dyn FnMut(Report),
 ) -> Option<Done> {
-    let chosen = book.choose(root, margin, seed)?;
+    let chosen = book.choose(root, margin, min_line, seed)?;
     let next = root.after(chosen.mv);
     let reply = book.moves(&next).first().map(|m| m.mv);
     let score = Score(chosen.value);

@@ -116,7 +116,7 @@ fn replay_builtin<R: Eval>(variant: Variant) {
     for_each_expanded::<R>(&b, &roots, &mut |pos| {
         reached += 1;
         for seed in 0..4 {
-            let m = b.choose(pos, 50, seed).expect("an expanded position has a book move");
+            let m = b.choose(pos, 50, 0, seed).expect("an expanded position has a book move");
             assert!(pos.legal_moves().contains(&m.mv));
         }
     });
@@ -329,4 +329,80 @@ fn one_engine_without_a_seed_varies_its_book_moves_game_after_game() {
         })
         .collect();
     assert!(moves.len() >= 3, "30 games from one engine opened with {moves:?}");
+}
+
+/// `book-margin` varies the first plies from the start position only: it shrinks to nothing
+/// by ply `VARIETY_PLIES`; a game from another position plays the best book move; and outside
+/// the variety plies the book plays only moves with `MIN_LINE` plies of book under them.
+#[test]
+fn book_varies_the_first_plies_only_and_later_plays_only_deep_lines() {
+    assert_eq!(book::margin_at(10, Some(0)), 10);
+    assert_eq!(book::margin_at(10, Some(book::VARIETY_PLIES)), 0);
+    assert_eq!(book::margin_at(10, None), 0);
+    assert!((1..book::VARIETY_PLIES).all(|p| {
+        let (before, now) = (book::margin_at(10, Some(p - 1)), book::margin_at(10, Some(p)));
+        now > 0 && now <= before
+    }));
+    assert_eq!(book::min_line_at(Some(0)), 0);
+    assert_eq!(book::min_line_at(Some(book::VARIETY_PLIES)), book::MIN_LINE);
+    assert_eq!(book::min_line_at(None), book::MIN_LINE);
+
+    // A narrow book (width 1) with a deep main line.
+    let dir = tempdir("deep");
+    let cfg = Config { width: 1, ..config(&dir, "deep.kdb", 80, 2) };
+    let b = build::build(&cfg, &mut |_| {}).unwrap();
+    let file = dir.join("deep.kdb").to_string_lossy().to_string();
+    let hub = kondavo::notation::move_to_hub::<English>;
+    // The main line to ply VARIETY_PLIES, and the position there.
+    let mut pos = Position::<English>::start();
+    let mut line = Vec::new();
+    for _ in 0..book::VARIETY_PLIES {
+        let best = b.moves(&pos)[0];
+        line.push(hub(best.mv));
+        pos = pos.after(best.mv);
+    }
+    assert!(
+        b.line_depth(&pos, book::MIN_LINE) >= book::MIN_LINE,
+        "the main line runs {} plies past ply {}",
+        book::MIN_LINE,
+        book::VARIETY_PLIES
+    );
+    let choices = b.moves(&pos);
+    assert!(
+        choices.len() >= 2 && choices[1].value >= choices[0].value - 300,
+        "a second move within the margin"
+    );
+    let best = hub(choices[0].mv);
+    let played = |spec: &GameSpec, seed: u64| {
+        let engine = Engine::try_new(Options {
+            variant: Variant::new(Base::English),
+            seed,
+            book_margin: Some(300),
+            book_file: Some(file.clone()),
+            hash_mib: 1,
+            ..Options::default()
+        })
+        .unwrap();
+        let limits = Limits { nodes: Some(1_000), ..Limits::default() };
+        let done = engine.search(spec, &limits, Mode::Think, &Control::new(), &mut |_| {}).unwrap();
+        (done.nodes == 0).then(|| done.best.unwrap().hub)
+    };
+    let at_start: HashSet<_> = (1..=20).map(|s| played(&GameSpec::start(), s)).collect();
+    assert!(at_start.len() >= 3 && !at_start.contains(&None), "variety first: {at_start:?}");
+    let from_start = GameSpec { start: "start".into(), moves: line.clone() };
+    let later: HashSet<_> = (1..=20).map(|s| played(&from_start, s)).collect();
+    assert_eq!(later, HashSet::from([Some(best.clone())]), "at ply {}", book::VARIETY_PLIES);
+    let fen = kondavo::notation::to_hub_position(&pos);
+    let elsewhere = GameSpec { start: fen.clone(), moves: vec![] };
+    let set: HashSet<_> = (1..=20).map(|s| played(&elsewhere, s)).collect();
+    assert_eq!(set, HashSet::from([Some(best)]), "a game from another position");
+    // At the end of the main line, where the book is one search deep, the engine searches.
+    let mut shallow = pos;
+    while b.line_depth(&shallow, 2) >= 2 {
+        shallow = shallow.after(b.moves(&shallow)[0].mv);
+    }
+    assert_eq!(b.line_depth(&shallow, 2), 1, "the main line's last expanded position");
+    let spec = GameSpec { start: kondavo::notation::to_hub_position(&shallow), moves: vec![] };
+    assert_eq!(played(&spec, 1), None, "a shallow book line is searched");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -38,8 +38,43 @@ pub(crate) const EXPANDED: u8 = 1;
 /// more (its hand-set evaluation rewards giving men away), so its margin is wider.
 pub fn default_margin(base: Base) -> i32 {
     match base {
-        Base::Antidraughts => 100,
+        Base::Antidraughts => 200,
         _ => 10,
+    }
+}
+
+/// Plies from the start position over which `book-margin` shrinks to nothing: the book
+/// varies its first moves, where games are long and the choices nearly equal, and plays its
+/// best move from this ply on (and in a game whose moves from the start are not known).
+pub const VARIETY_PLIES: usize = 6;
+
+/// The margin the book chooses within at `ply` plies from the start position (`None`: the
+/// game started elsewhere): `margin` at the start, shrinking linearly to 0 at
+/// [`VARIETY_PLIES`].
+pub fn margin_at(margin: i32, ply: Option<usize>) -> i32 {
+    match ply {
+        Some(p) if p < VARIETY_PLIES => {
+            let left = (VARIETY_PLIES - p) as i32;
+            (margin * left + VARIETY_PLIES as i32 - 1) / VARIETY_PLIES as i32
+        }
+        _ => 0,
+    }
+}
+
+/// Plies of book a move needs under it to be played outside the variety plies (see
+/// [`Book::choose`] and [`min_line_at`]): the move itself and the book's best line after it,
+/// through expanded positions. At the book's edge a value is one search of the build's node
+/// budget, no better than the engine's own search at a playing clock (the english book
+/// played to its edge lost 19 Elo against no book); four plies of backed-up values are.
+pub const MIN_LINE: usize = 4;
+
+/// The book line a move needs at `ply` plies from the start position (`None`: the game
+/// started elsewhere): none in the first [`VARIETY_PLIES`], where the book plays for variety,
+/// [`MIN_LINE`] after them.
+pub fn min_line_at(ply: Option<usize>) -> usize {
+    match ply {
+        Some(p) if p < VARIETY_PLIES => 0,
+        _ => MIN_LINE,
     }
 }
 
@@ -128,12 +163,42 @@ impl Book {
         out
     }
 
+    /// How many plies the book's best line from `pos` runs through expanded positions, up to
+    /// `max` (0: `pos` was not expanded). A value backed up through a deep line is worth more
+    /// than one search; at the edge of the book a value is a single search of the build's
+    /// node budget, shallower than the engine's own search at a playing clock.
+    pub fn line_depth<R: Rules>(&self, pos: &Position<R>, max: usize) -> usize {
+        let mut pos = *pos;
+        for depth in 0..max {
+            match self.moves(&pos).first() {
+                Some(best) => pos = pos.after(best.mv),
+                None => return depth,
+            }
+        }
+        max
+    }
+
     /// The move to play in `pos`: one of the book's moves within `margin` centi-men of the
-    /// best, weighted towards the better ones, drawn reproducibly from `seed`.
-    pub fn choose<R: Rules>(&self, pos: &Position<R>, margin: i32, seed: u64) -> Option<BookMove> {
+    /// best, weighted towards the better ones, drawn reproducibly from `seed`, among the moves
+    /// whose value the book backed up through a line of at least `min_line` plies (the move
+    /// and the book's best line after it; 0 or 1: every book move). When the best move's line
+    /// is shorter, the book has no move and the engine searches.
+    pub fn choose<R: Rules>(
+        &self,
+        pos: &Position<R>,
+        margin: i32,
+        min_line: usize,
+        seed: u64,
+    ) -> Option<BookMove> {
+        let need = min_line.saturating_sub(1);
+        let deep = |m: &BookMove| self.line_depth(&pos.after(m.mv), need) >= need;
         let moves = self.moves(pos);
+        if !deep(moves.first()?) {
+            return None;
+        }
+        let moves: Vec<BookMove> = moves.into_iter().filter(deep).collect();
         let scores: Vec<Score> = moves.iter().map(|m| Score(m.value)).collect();
-        (!moves.is_empty()).then(|| moves[level::choose(&scores, margin, seed)])
+        Some(moves[level::choose(&scores, margin, seed)])
     }
 
     /// The book as file bytes.

@@ -55,8 +55,9 @@ struct BuildArgs {
     /// Positions to expand.
     #[arg(long, default_value_t = 3_000)]
     expansions: usize,
-    /// Nodes of the search scoring each new position.
-    #[arg(long, default_value_t = 30_000)]
+    /// Nodes of the search scoring each new position (about what the engine searches for a
+    /// move at a fast clock, so that the book's choices are no worse than its own).
+    #[arg(long, default_value_t = 300_000)]
     nodes: u64,
     /// Cost of a ply of depth in the expansion order, centi-men: smaller grows deeper main
     /// lines, larger grows wider and shallower trees.
@@ -216,10 +217,17 @@ fn info<R: Eval>(b: &Book) -> Result<()> {
 }
 
 fn probe<R: Eval>(b: &Book, fen: &str, played: &str, margin: i32) -> Result<()> {
-    let mut pos: Position<R> = notation::parse_position(fen)?;
+    let start: Position<R> = notation::parse_position(fen)?;
+    let mut pos = start;
+    let mut plies = 0;
     for m in played.split_whitespace() {
         pos = pos.after(notation::parse_move(&pos, m)?);
+        plies += 1;
     }
+    // What the engine would do here: the margin and the book line a move needs depend on the
+    // ply from the start position (unknown when the game starts elsewhere).
+    let ply = (start == Position::<R>::start()).then_some(plies);
+    let (margin, min_line) = (book::margin_at(margin, ply), book::min_line_at(ply));
     let pos = &pos;
     println!("fen: {}", notation::to_fen(pos));
     let moves = b.moves(pos);
@@ -227,11 +235,28 @@ fn probe<R: Eval>(b: &Book, fen: &str, played: &str, margin: i32) -> Result<()> 
         println!("not in the book");
         return Ok(());
     }
-    let best = moves[0].value;
+    let playable: Vec<_> = b.choose(pos, margin, min_line, 0).map_or(Vec::new(), |_| {
+        let need = min_line.saturating_sub(1);
+        // Margin 0 plays the first of equal best moves.
+        let shown = if margin > 0 { &moves[..] } else { &moves[..1] };
+        shown
+            .iter()
+            .filter(|m| {
+                moves[0].value - m.value <= margin && b.line_depth(&pos.after(m.mv), need) >= need
+            })
+            .map(|m| m.mv)
+            .collect()
+    });
     for m in &moves {
-        let mark = if best - m.value <= margin { "*" } else { " " };
-        println!("{mark} {:<12} {:+}", notation::move_to_native(pos, m.mv), m.value);
+        let mark = if playable.contains(&m.mv) { "*" } else { " " };
+        let line = 1 + b.line_depth(&pos.after(m.mv), 99);
+        println!("{mark} {:<12} {:+5}  line {line}", notation::move_to_native(pos, m.mv), m.value);
     }
-    println!("* = playable within margin {margin}");
+    let at = ply.map_or("a game from another position".to_string(), |p| format!("ply {p}"));
+    println!(
+        "* = playable at {at}: within {margin} of the best, on a book line of {} plies or more \
+         (line = plies of book along the move's best line)",
+        min_line.max(1)
+    );
     Ok(())
 }
