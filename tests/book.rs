@@ -347,9 +347,9 @@ fn book_varies_the_first_plies_only_and_later_plays_only_deep_lines() {
     assert_eq!(book::min_line_at(Some(book::VARIETY_PLIES)), book::MIN_LINE);
     assert_eq!(book::min_line_at(None), book::MIN_LINE);
 
-    // A narrow book (width 1) with a deep main line.
+    // A narrow book (width 0: best first) with a deep main line.
     let dir = tempdir("deep");
-    let cfg = Config { width: 1, ..config(&dir, "deep.kdb", 80, 2) };
+    let cfg = Config { width: 0, ..config(&dir, "deep.kdb", 150, 2) };
     let b = build::build(&cfg, &mut |_| {}).unwrap();
     let file = dir.join("deep.kdb").to_string_lossy().to_string();
     let hub = kondavo::notation::move_to_hub::<English>;
