@@ -330,7 +330,7 @@ impl Engine {
         {
             // The book varies its moves in the first plies from the start position only; a
             // weaker level chooses among the book's moves within its own margin throughout.
-            let ply = (*game.start() == Position::<R>::start()).then_some(spec.moves.len());
+            let ply = Book::ply(game.start(), spec.moves.len());
             let own = self.options.book_margin.unwrap_or_else(|| book::default_margin(R::BASE));
             let own = book::margin_at(own, ply);
             let min_line = book::min_line_at(ply);

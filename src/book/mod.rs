@@ -178,11 +178,33 @@ impl Book {
         max
     }
 
-    /// The move to play in `pos`: one of the book's moves within `margin` centi-men of the
-    /// best, weighted towards the better ones, drawn reproducibly from `seed`, among the moves
-    /// whose value the book backed up through a line of at least `min_line` plies (the move
-    /// and the book's best line after it; 0 or 1: every book move). When the best move's line
-    /// is shorter, the book has no move and the engine searches.
+    /// The moves the book may play in `pos`, best first: those within `margin` centi-men of
+    /// the best (margin 0: the best one) whose value the book backed up through a line of at
+    /// least `min_line` plies (the move and the book's best line after it; 0 or 1: every book
+    /// move). Empty when the best move's line is shorter: the engine then searches.
+    pub fn playable<R: Rules>(
+        &self,
+        pos: &Position<R>,
+        margin: i32,
+        min_line: usize,
+    ) -> Vec<BookMove> {
+        let need = min_line.saturating_sub(1);
+        let deep = |m: &BookMove| self.line_depth(&pos.after(m.mv), need) >= need;
+        let moves = self.moves(pos);
+        let Some(&best) = moves.first() else { return moves };
+        if !deep(&best) {
+            return Vec::new();
+        }
+        let within = if margin > 0 { moves.len() } else { 1 };
+        moves
+            .into_iter()
+            .take(within)
+            .filter(|m| best.value - m.value <= margin && deep(m))
+            .collect()
+    }
+
+    /// The move to play in `pos`: one of [`Book::playable`]'s moves, weighted towards the
+    /// better ones, drawn reproducibly from `seed`.
     pub fn choose<R: Rules>(
         &self,
         pos: &Position<R>,
@@ -190,15 +212,15 @@ impl Book {
         min_line: usize,
         seed: u64,
     ) -> Option<BookMove> {
-        let need = min_line.saturating_sub(1);
-        let deep = |m: &BookMove| self.line_depth(&pos.after(m.mv), need) >= need;
-        let moves = self.moves(pos);
-        if !deep(moves.first()?) {
-            return None;
-        }
-        let moves: Vec<BookMove> = moves.into_iter().filter(deep).collect();
+        let moves = self.playable(pos, margin, min_line);
         let scores: Vec<Score> = moves.iter().map(|m| Score(m.value)).collect();
-        Some(moves[level::choose(&scores, margin, seed)])
+        (!moves.is_empty()).then(|| moves[level::choose(&scores, margin, seed)])
+    }
+
+    /// Plies from the start position of a game that started at `start` and has `moves` moves
+    /// (`None` when it started elsewhere): what [`margin_at`] and [`min_line_at`] take.
+    pub fn ply<R: Rules>(start: &Position<R>, moves: usize) -> Option<usize> {
+        (*start == Position::<R>::start()).then_some(moves)
     }
 
     /// The book as file bytes.

@@ -226,7 +226,7 @@ fn probe<R: Eval>(b: &Book, fen: &str, played: &str, margin: i32) -> Result<()> 
     }
     // What the engine would do here: the margin and the book line a move needs depend on the
     // ply from the start position (unknown when the game starts elsewhere).
-    let ply = (start == Position::<R>::start()).then_some(plies);
+    let ply = Book::ply(&start, plies);
     let (margin, min_line) = (book::margin_at(margin, ply), book::min_line_at(ply));
     let pos = &pos;
     println!("fen: {}", notation::to_fen(pos));
@@ -235,18 +235,7 @@ fn probe<R: Eval>(b: &Book, fen: &str, played: &str, margin: i32) -> Result<()> 
         println!("not in the book");
         return Ok(());
     }
-    let playable: Vec<_> = b.choose(pos, margin, min_line, 0).map_or(Vec::new(), |_| {
-        let need = min_line.saturating_sub(1);
-        // Margin 0 plays the first of equal best moves.
-        let shown = if margin > 0 { &moves[..] } else { &moves[..1] };
-        shown
-            .iter()
-            .filter(|m| {
-                moves[0].value - m.value <= margin && b.line_depth(&pos.after(m.mv), need) >= need
-            })
-            .map(|m| m.mv)
-            .collect()
-    });
+    let playable: Vec<_> = b.playable(pos, margin, min_line).iter().map(|m| m.mv).collect();
     for m in &moves {
         let mark = if playable.contains(&m.mv) { "*" } else { " " };
         let line = 1 + b.line_depth(&pos.after(m.mv), 99);
