@@ -303,3 +303,25 @@ fn dxp_refuses_frisian_and_frysk() {
         assert!(!stdout(&o).contains("listening"), "{}", stdout(&o));
     }
 }
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    // `kondavo … | head -1`: the reader goes away; the program ends at once with success and
+    // without a panic, whether it printed with one call or line by line.
+    for args in [
+        &["book", "info", "--variant", "english"][..],
+        &["perft", "--variant", "english", "--depth", "6", "--divide"][..],
+        &["show", "--variant", "international"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kondavo"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("kondavo runs");
+        drop(child.stdout.take());
+        let o = child.wait_with_output().expect("kondavo ends");
+        assert!(o.status.success(), "{args:?}: {:?} {}", o.status, stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
+    }
+}

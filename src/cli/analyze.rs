@@ -1,11 +1,12 @@
 //! `kondavo analyze`: one line of analysis per position read.
 
+use super::outln;
 use clap::Args;
 use kondavo::engine::{Engine, Options};
 use kondavo::error::{Error, Result};
 use kondavo::search::Limits;
 use kondavo::variant::Variant;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -148,7 +149,6 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         indicatif::ProgressBar::hidden()
     };
     let engine = Engine::try_new(options)?;
-    let mut out = std::io::stdout().lock();
     let mut failed = 0;
     for (n, line) in lines.enumerate() {
         let line = line.map_err(|e| Error(format!("cannot read the input: {e}")))?;
@@ -171,8 +171,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
             }
         };
         bar.suspend(|| {
-            let _ = writeln!(out, "{printed}");
-            let _ = out.flush();
+            outln!("{printed}");
         });
         bar.inc(1);
     }

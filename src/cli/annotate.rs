@@ -252,9 +252,12 @@ pub fn run(a: AnnotateArgs) -> Result<()> {
                 let job = &jobs[written];
                 match r {
                     Ok(ann) => {
-                        out.write_all(ann.pdn.as_bytes())
-                            .and_then(|()| out.flush())
-                            .map_err(|e| Error(format!("cannot write the games: {e}")))?;
+                        out.write_all(ann.pdn.as_bytes()).and_then(|()| out.flush()).map_err(
+                            |e| {
+                                super::end_if_closed(&e);
+                                Error(format!("cannot write the games: {e}"))
+                            },
+                        )?;
                         bar.suspend(|| eprintln!("{}", annotate::summary_line(&ann.summary)));
                         if let Some(j) = json.as_mut() {
                             let line = serde_json::to_string(&ann.summary)

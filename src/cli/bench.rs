@@ -1,9 +1,9 @@
 //! `kondavo bench`: fixed searches whose node count identifies the search's behaviour.
 
+use super::outln;
 use clap::Args;
 use kondavo::error::Result;
 use kondavo::variant::{Base, Variant};
-use std::io::Write;
 
 /// Arguments of `kondavo bench`.
 #[derive(Args, Debug)]
@@ -32,7 +32,6 @@ pub fn run(a: BenchArgs) -> Result<()> {
         Some(v) => vec![v],
         None => Base::ALL.into_iter().map(Variant::new).collect(),
     };
-    let mut out = std::io::stdout().lock();
     let (nodes, time) = kondavo::bench::run(
         &variants,
         a.depth,
@@ -40,8 +39,7 @@ pub fn run(a: BenchArgs) -> Result<()> {
         a.hash as usize,
         a.eval.as_deref(),
         &mut |l| {
-            let _ = writeln!(
-                out,
+            outln!(
                 "position {} {} depth={} nodes={} score={} best={} time={:.3}",
                 l.variant,
                 l.index,
@@ -55,6 +53,6 @@ pub fn run(a: BenchArgs) -> Result<()> {
     )?;
     let secs = time.as_secs_f64();
     let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
-    let _ = writeln!(out, "bench nodes={nodes} time={secs:.3} nps={nps:.0}");
+    outln!("bench nodes={nodes} time={secs:.3} nps={nps:.0}");
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! `kondavo book`: build an opening book, describe one, probe a position.
 
+use super::outln;
 use clap::{Args, Subcommand};
 use kondavo::book::build::{self, Config, Progress};
 use kondavo::book::{self, Book};
@@ -144,7 +145,7 @@ fn run_build(a: BuildArgs) -> Result<()> {
     })?;
     bar.finish_and_clear();
     let bytes = std::fs::metadata(&out).map_or(0, |m| m.len());
-    println!(
+    outln!(
         "{}: {} positions ({} expanded), {} bytes, {} searches in {:.1} s",
         out.display(),
         book.records().len(),
@@ -158,10 +159,10 @@ fn run_build(a: BuildArgs) -> Result<()> {
 
 fn info<R: Eval>(b: &Book) -> Result<()> {
     let expanded = b.records().iter().filter(|r| r.expanded()).count();
-    println!("rule set: {}", b.variant());
-    println!("built by: {}", b.settings());
-    println!("positions: {} ({} expanded)", b.records().len(), expanded);
-    println!("size: {} bytes", b.to_bytes::<R>().len());
+    outln!("rule set: {}", b.variant());
+    outln!("built by: {}", b.settings());
+    outln!("positions: {} ({} expanded)", b.records().len(), expanded);
+    outln!("size: {} bytes", b.to_bytes::<R>().len());
     // The main line: the best book move, as far as the book goes.
     let mut pos = Position::<R>::start();
     let mut line = Vec::new();
@@ -172,8 +173,8 @@ fn info<R: Eval>(b: &Book) -> Result<()> {
             break;
         }
     }
-    println!("main line ({} plies): {}", line.len(), line.join(" "));
-    println!("start value: {}", b.get(Position::<R>::start().key()).map_or(0, |r| r.value));
+    outln!("main line ({} plies): {}", line.len(), line.join(" "));
+    outln!("start value: {}", b.get(Position::<R>::start().key()).map_or(0, |r| r.value));
     // Positions the engine can reach from the start with the default margin, by ply.
     let margin = book::default_margin(R::BASE);
     let mut frontier = vec![Position::<R>::start()];
@@ -197,7 +198,7 @@ fn info<R: Eval>(b: &Book) -> Result<()> {
         counts.push(next.len().to_string());
         frontier = next;
     }
-    println!(
+    outln!(
         "positions reachable from the start within margin {margin} by ply: {}",
         counts.join(" ")
     );
@@ -212,7 +213,7 @@ fn info<R: Eval>(b: &Book) -> Result<()> {
             covered += 1;
         }
     }
-    println!("built-in openings with book moves: {covered} of {}", all.len());
+    outln!("built-in openings with book moves: {covered} of {}", all.len());
     Ok(())
 }
 
@@ -229,20 +230,20 @@ fn probe<R: Eval>(b: &Book, fen: &str, played: &str, margin: i32) -> Result<()> 
     let ply = Book::ply(&start, plies);
     let (margin, min_line) = (book::margin_at(margin, ply), book::min_line_at(ply));
     let pos = &pos;
-    println!("fen: {}", notation::to_fen(pos));
+    outln!("fen: {}", notation::to_fen(pos));
     let moves = b.moves(pos);
     if moves.is_empty() {
-        println!("not in the book");
+        outln!("not in the book");
         return Ok(());
     }
     let playable: Vec<_> = b.playable(pos, margin, min_line).iter().map(|m| m.mv).collect();
     for m in &moves {
         let mark = if playable.contains(&m.mv) { "*" } else { " " };
         let line = 1 + b.line_depth(&pos.after(m.mv), 99);
-        println!("{mark} {:<12} {:+5}  line {line}", notation::move_to_native(pos, m.mv), m.value);
+        outln!("{mark} {:<12} {:+5}  line {line}", notation::move_to_native(pos, m.mv), m.value);
     }
     let at = ply.map_or("a game from another position".to_string(), |p| format!("ply {p}"));
-    println!(
+    outln!(
         "* = playable at {at}: within {margin} of the best, on a book line of {} plies or more \
          (line = plies of book along the move's best line)",
         min_line.max(1)

@@ -3,6 +3,7 @@
 //!
 //! Resumable: the games go to a PDN file, and a rerun plays only what a pair still lacks.
 
+use super::outln;
 use clap::Args;
 use kondavo::error::{Error, Result};
 use kondavo::level::FULL;
@@ -10,7 +11,7 @@ use kondavo::matches::ratings::{RatedGame, rate, rated_games};
 use kondavo::matches::{self, Adjudication, MatchConfig, TimeControl, client, openings};
 use kondavo::variant::Variant;
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -127,22 +128,13 @@ pub fn run(a: CalibrateArgs) -> Result<()> {
         .iter()
         .filter_map(|r| r.name.strip_prefix("level-")?.parse::<u8>().ok().map(|l| (l, r)))
         .collect();
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(
-        out,
-        "ladder {}: {} games at {}, full strength = {}",
-        a.variant,
-        games.len(),
-        a.tc,
-        a.anchor
-    );
-    let _ = writeln!(out, "{:>5} {:>6} {:>6} {:>6} {:>6}", "level", "elo", "+/-", "games", "score");
+    outln!("ladder {}: {} games at {}, full strength = {}", a.variant, games.len(), a.tc, a.anchor);
+    outln!("{:>5} {:>6} {:>6} {:>6} {:>6}", "level", "elo", "+/-", "games", "score");
     let mut row = Vec::new();
     for (level, r) in &by_level {
         let elo = (f64::from(a.anchor) + r.elo - full).round() as i32;
         row.push(elo);
-        let _ = writeln!(
-            out,
+        outln!(
             "{level:>5} {elo:>6} {:>6.0} {:>6} {:>5.1}%",
             r.error,
             r.games,
@@ -151,7 +143,7 @@ pub fn run(a: CalibrateArgs) -> Result<()> {
     }
     if row.len() == usize::from(FULL) {
         let text: Vec<String> = row.iter().map(i32::to_string).collect();
-        let _ = writeln!(out, "elo: [{}]", text.join(", "));
+        outln!("elo: [{}]", text.join(", "));
     }
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! `kondavo egdb`: build, inspect, probe and verify the endgame databases.
 
+use super::outln;
 use clap::{Args, Subcommand};
 use kondavo::egdb::build::{Built, Generator};
 use kondavo::egdb::{self, Egdb, Slice, Stats, Value};
@@ -9,7 +10,7 @@ use kondavo::position::Position;
 use kondavo::rules::Rules;
 use kondavo::variant::Variant;
 use kondavo::with_rules;
-use std::io::Write;
+
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -140,8 +141,7 @@ fn build<R: Rules>(dir: &Path, pieces: u32) -> Result<()> {
         slices.len() as u64,
         "{elapsed_precise} [{bar:30}] {pos}/{len} slices {msg}",
     );
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{}   seconds", header());
+    outln!("{}   seconds", header());
     let start = Instant::now();
     let (mut total, mut bytes, mut built) = (Stats::default(), 0u64, 0usize);
     g.build(&slices, |b: &Built| {
@@ -151,11 +151,10 @@ fn build<R: Rules>(dir: &Path, pieces: u32) -> Result<()> {
         bytes += b.bytes;
         built += usize::from(!b.loaded);
         let secs = if b.loaded { "on disk".to_string() } else { format!("{:.1}", b.secs) };
-        let _ = writeln!(out, "{} {secs:>9}", stats_line(b.slice, &b.stats, b.bytes));
+        outln!("{} {secs:>9}", stats_line(b.slice, &b.stats, b.bytes));
     })?;
     bar.finish_and_clear();
-    let _ = writeln!(
-        out,
+    outln!(
         "{} up to {pieces} pieces: {} slices ({built} built), {} positions ({} wins, {} draws, {} losses), {bytes} bytes in {}, {:.1} s",
         R::variant(),
         slices.len(),
@@ -182,29 +181,26 @@ fn open<R: Rules>(dir: &Path) -> Egdb {
 
 fn info<R: Rules>(dir: &Path) -> Result<()> {
     let db = open::<R>(dir);
-    let mut out = std::io::stdout().lock();
     let slices = db.slices();
     if slices.is_empty() {
-        let _ = writeln!(
-            out,
+        outln!(
             "no {} endgame databases in {}",
             R::variant(),
             egdb::variant_dir(dir, R::variant()).display()
         );
         return Ok(());
     }
-    let _ = writeln!(out, "{}", header());
+    outln!("{}", header());
     let (mut total, mut bytes) = (Stats::default(), 0);
     for s in slices {
         if let Some(t) = db.table(s) {
             let b = t.compressed_bytes();
             total.add(&t.stats());
             bytes += b;
-            let _ = writeln!(out, "{}", stats_line(s, &t.stats(), b));
+            outln!("{}", stats_line(s, &t.stats(), b));
         }
     }
-    let _ = writeln!(
-        out,
+    outln!(
         "{}: complete up to {} pieces; {} positions ({} wins, {} draws, {} losses), {bytes} bytes",
         R::variant(),
         db.pieces(),
@@ -227,8 +223,7 @@ fn probe<R: Rules>(dir: &Path, fen: &str) -> Result<()> {
             egdb::variant_dir(dir, R::variant()).display()
         )));
     };
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{}: {v}", notation::to_fen(&pos));
+    outln!("{}: {v}", notation::to_fen(&pos));
     let mut moves: Vec<(String, Option<Value>)> = pos
         .legal_moves()
         .iter()
@@ -248,7 +243,7 @@ fn probe<R: Rules>(dir: &Path, fen: &str) -> Result<()> {
             Some(Value::Loss(d)) => format!("loss, conversion in {d}"),
             None => "not in the databases".to_string(),
         };
-        let _ = writeln!(out, "  {m:<12} {after}");
+        outln!("  {m:<12} {after}");
     }
     Ok(())
 }
@@ -266,20 +261,15 @@ fn verify<R: Rules>(dir: &Path, pieces: Option<u32>, sample: u64, seed: u64) -> 
     }
     let mut g = Generator::<R>::new(Some(dir.to_path_buf()));
     g.load(&Generator::<R>::closure(&slices))?;
-    let mut out = std::io::stdout().lock();
     let mut failures = 0u64;
     for s in slices {
         let (checked, bad) = kondavo::egdb::build::verify_slice(&g, s, sample, seed);
         for (fen, why) in bad.iter().take(5) {
-            let _ = writeln!(out, "  {fen}: {why}");
+            outln!("  {fen}: {why}");
         }
         failures += bad.len() as u64;
         let verdict = if bad.is_empty() { "ok" } else { "DIFFERS" };
-        let _ = writeln!(
-            out,
-            "{s:<12} {checked:>10} positions checked, {} differ: {verdict}",
-            bad.len()
-        );
+        outln!("{s:<12} {checked:>10} positions checked, {} differ: {verdict}", bad.len());
     }
     if failures > 0 {
         return Err(Error(format!("{failures} positions differ from their successors' values")));

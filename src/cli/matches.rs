@@ -1,9 +1,10 @@
 //! `kondavo match`: engine-against-engine matches of Hub engines, and merging their results.
 
+use super::out;
 use clap::Args;
 use kondavo::error::{Error, Result};
 use kondavo::variant::Variant;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -191,7 +192,6 @@ fn print_summary(
         std::fs::write(path, text + "\n")
             .map_err(|e| Error(format!("cannot write {}: {e}", path.display())))?;
     }
-    let mut out = std::io::stdout().lock();
-    let _ = write!(out, "{}", summary.to_text());
+    out!("{}", summary.to_text());
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! `kondavo perft`: count the leaves of the legal-move tree.
 
+use super::outln;
 use clap::{Args, ValueEnum};
 use kondavo::error::{Error, Result};
 use kondavo::notation;
@@ -8,7 +9,7 @@ use kondavo::position::Position;
 use kondavo::rules::Rules;
 use kondavo::variant::Variant;
 use kondavo::with_rules;
-use std::io::Write;
+
 use std::time::Instant;
 
 /// How `kondavo perft` counts capture routes that end alike.
@@ -79,13 +80,12 @@ fn run_with<R: Rules>(
         }
     });
     let secs = start.elapsed().as_secs_f64();
-    let mut out = std::io::stdout().lock();
     if divide {
         for (m, n) in lines {
-            let _ = writeln!(out, "{} {}", notation::move_to_native(&pos, m), n);
+            outln!("{} {}", notation::move_to_native(&pos, m), n);
         }
     }
     let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
-    let _ = writeln!(out, "perft depth={depth} nodes={nodes} time={secs:.3} nps={nps:.0}");
+    outln!("perft depth={depth} nodes={nodes} time={secs:.3} nps={nps:.0}");
     Ok(())
 }

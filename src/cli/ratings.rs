@@ -1,10 +1,11 @@
 //! `kondavo ratings`: a rating list from PDN files.
 
+use super::outln;
 use clap::Args;
 use kondavo::error::{Error, Result};
 use kondavo::matches::ratings::{rate, rated_games};
 use kondavo::variant::Variant;
-use std::io::Write;
+
 use std::path::PathBuf;
 
 /// Arguments of `kondavo ratings`.
@@ -37,16 +38,10 @@ pub fn run(args: RatingsArgs) -> Result<()> {
         return Err(Error(format!("no finished {variant} games in the files")));
     }
     let list = rate(&games, prior);
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "rating list {variant}: {} games, {} players", games.len(), list.len());
-    let _ = writeln!(
-        out,
-        "{:>4}  {:<24} {:>8} {:>7} {:>6} {:>7}",
-        "rank", "name", "elo", "+/-", "games", "score"
-    );
+    outln!("rating list {variant}: {} games, {} players", games.len(), list.len());
+    outln!("{:>4}  {:<24} {:>8} {:>7} {:>6} {:>7}", "rank", "name", "elo", "+/-", "games", "score");
     for (i, r) in list.iter().enumerate() {
-        let _ = writeln!(
-            out,
+        outln!(
             "{:>4}  {:<24} {:>8.1} {:>7.1} {:>6} {:>6.1}%",
             i + 1,
             r.name,

@@ -1,5 +1,6 @@
 //! `kondavo selfplay`: training data from games of the engine against itself.
 
+use super::outln;
 use clap::Args;
 use kondavo::error::{Error, Result};
 use kondavo::eval::{self, Model};
@@ -110,7 +111,7 @@ pub fn run(a: SelfplayArgs) -> Result<()> {
     })?;
     bar.finish_and_clear();
     let [w, d, l] = summary.results;
-    println!(
+    outln!(
         "selfplay variant={} games={} played={} positions={} white-wins={w} draws={d} \
          black-wins={l} adjudicated={} time={:.1} games/s={:.2} file={}",
         a.variant,

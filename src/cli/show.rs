@@ -1,5 +1,6 @@
 //! `kondavo show`: a position as players see it, with its keys and legal moves.
 
+use super::{out, outln};
 use clap::Args;
 use kondavo::error::Result;
 use kondavo::notation;
@@ -7,7 +8,6 @@ use kondavo::position::Position;
 use kondavo::rules::Rules;
 use kondavo::variant::Variant;
 use kondavo::with_rules;
-use std::io::Write;
 
 /// Arguments of `kondavo show`.
 #[derive(Args, Debug)]
@@ -34,15 +34,14 @@ fn run_with<R: Rules>(fen: &str, moves: Option<&str>) -> Result<()> {
         let mv = notation::parse_move(&pos, m)?;
         pos = pos.after(mv);
     }
-    let mut out = std::io::stdout().lock();
     let legal = pos.legal_moves();
     let names: Vec<String> = legal.iter().map(|&m| notation::move_to_native(&pos, m)).collect();
-    let _ = write!(out, "{}", notation::diagram(&pos));
-    let _ = writeln!(out, "rule set: {}", R::variant());
-    let _ = writeln!(out, "side to move: {}", pos.side());
-    let _ = writeln!(out, "fen: {}", notation::to_fen(&pos));
-    let _ = writeln!(out, "hub: {}", notation::to_hub_position(&pos));
-    let _ = writeln!(out, "key: {:016x}", pos.key());
-    let _ = writeln!(out, "legal moves ({}): {}", names.len(), names.join(" "));
+    out!("{}", notation::diagram(&pos));
+    outln!("rule set: {}", R::variant());
+    outln!("side to move: {}", pos.side());
+    outln!("fen: {}", notation::to_fen(&pos));
+    outln!("hub: {}", notation::to_hub_position(&pos));
+    outln!("key: {:016x}", pos.key());
+    outln!("legal moves ({}): {}", names.len(), names.join(" "));
     Ok(())
 }

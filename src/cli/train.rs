@@ -1,5 +1,6 @@
 //! `kondavo train`: fit a weights file to self-play data.
 
+use super::outln;
 use clap::Args;
 use kondavo::error::{Error, Result};
 use kondavo::eval::Model;
@@ -102,15 +103,18 @@ pub fn run(a: TrainArgs) -> Result<()> {
     cfg.threads = a.threads as usize;
     cfg.scale = a.scale;
     let (model, s) = train::train(&cfg, &mut |e| {
-        println!(
+        outln!(
             "epoch {} train-loss={:.5} valid-loss={:.5} time={:.1}",
-            e.epoch, e.train_loss, e.valid_loss, e.seconds
+            e.epoch,
+            e.train_loss,
+            e.valid_loss,
+            e.seconds
         );
     })?;
     let bytes = model.to_bytes();
     std::fs::write(&a.out, &bytes)
         .map_err(|e| Error(format!("cannot write {}: {e}", a.out.display())))?;
-    println!(
+    outln!(
         "train variant={} positions={} held-out={} skipped={} scale={:.1} initial-valid-loss={:.5} \
          best-valid-loss={:.5} best-epoch={} saved-valid-loss={:.5} params={} bytes={} time={:.1} \
          file={}",

@@ -1,5 +1,6 @@
 //! `kondavo wdl`: fit the win/draw/loss model of a rule set to self-play data.
 
+use super::outln;
 use clap::Args;
 use kondavo::error::{Error, Result};
 use kondavo::learn::data;
@@ -40,7 +41,7 @@ pub fn run(a: WdlArgs) -> Result<()> {
     }
     let f = wdl_fit::fit(&samples);
     let p = f.params;
-    println!(
+    outln!(
         "wdl variant={} positions={} used={} draws={:.3} loss={:.5} baseline={:.5} a0={:.4} a1={:.4} b0={:.4} b1={:.4}",
         base.id(),
         samples.len(),
@@ -60,11 +61,15 @@ pub fn run(a: WdlArgs) -> Result<()> {
             .iter()
             .map(|&men| format!("{men:+.2}: {}", Wdl::from_probabilities(p.probabilities(men, m))))
             .collect();
-        println!("pieces {pieces:2}  {}", row.join("  "));
+        outln!("pieces {pieces:2}  {}", row.join("  "));
     }
-    println!(
+    outln!(
         "    (Base::{:?}, Params {{ a0: {:.4}, a1: {:.4}, b0: {:.4}, b1: {:.4} }}),",
-        base, p.a0, p.a1, p.b0, p.b1
+        base,
+        p.a0,
+        p.a1,
+        p.b0,
+        p.b1
     );
     Ok(())
 }
