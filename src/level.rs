@@ -1,12 +1,13 @@
 //! Playing strength levels: 1 (a beginner's opponent) to 20 (full strength).
 //!
 //! A level below 20 is a handicap on the search of a move to play (never on analysis): a node
-//! budget that grows by a factor 1.8 a level, the rule set's simple hand-set evaluation at the
-//! bottom five levels, a deterministic noise on every evaluated position at the bottom ten,
-//! and a choice among the best few root moves (multi-PV) within a margin that shrinks as the
-//! level rises, weighted towards the better ones. Level 19 plays its best move at a node
-//! budget; from level 9 up the margin stays below the value of a man, so a move that loses
-//! a piece to the search's eye is never chosen. This is lidraughts' recipe (node limits and a
+//! budget that grows by a factor 1.6 a level (level 19 searches a few times fewer nodes than
+//! full strength at `10+0.1`, so the top levels stay apart), the rule set's simple hand-set
+//! evaluation at the bottom five levels, a deterministic noise on every evaluated position at
+//! the bottom ten, and a choice among the best few root moves (multi-PV) within a margin that
+//! shrinks as the level rises, weighted towards the better ones. Level 19 plays its best move
+//! at a node budget; from level 9 up the margin stays below the value of a man, so a move that
+//! loses a piece to the search's eye is never chosen. This is lidraughts' recipe (node limits and a
 //! simple evaluation, `../shared/strength-research.md` section 6) with Stockfish's multi-PV
 //! choice on top, so that weak play makes plausible mistakes rather than random moves.
 
@@ -39,11 +40,18 @@ pub fn handicap(level: u8) -> Option<Handicap> {
     }
     let l = i32::from(level);
     Some(Handicap {
-        nodes: (60.0 * 1.8f64.powi(l - 1)).round() as u64,
+        nodes: (60.0 * 1.6f64.powi(l - 1)).round() as u64,
         hand_eval: level <= 5,
         noise: (60 - 6 * (l - 1)).max(0),
-        lines: if level <= 16 { 4 } else { 1 },
-        margin: (200 - 13 * (l - 1)).max(0),
+        // The bottom three levels choose among more lines with a wider margin: their budgets
+        // (60 to 154 nodes) differ too little to set them apart by themselves.
+        lines: match level {
+            1 => 8,
+            2 => 6,
+            3..=16 => 4,
+            _ => 1,
+        },
+        margin: if level <= 3 { 350 - 50 * l } else { (200 - 13 * (l - 1)).max(0) },
     })
 }
 
@@ -120,8 +128,33 @@ pub fn ladder(base: Base) -> Option<&'static Ladder> {
     LADDERS.iter().find(|(b, _)| *b == base).map(|(_, l)| l)
 }
 
-/// The measured ladders (`kondavo calibrate`).
-static LADDERS: &[(Base, Ladder)] = &[];
+/// The measured ladders (`kondavo calibrate`, the command in each `source`; full strength at
+/// one thread and `10+0.1` is 2500 in every rule set). README.md shows them with their error
+/// bars.
+static LADDERS: &[(Base, Ladder)] = &[
+    (
+        Base::International,
+        Ladder {
+            elo: [
+                156, 233, 327, 377, 415, 594, 749, 906, 1056, 1237, 1382, 1541, 1651, 1785, 1879,
+                2021, 2160, 2246, 2346, 2500,
+            ],
+            source: "kondavo calibrate -v international --games 40 --low-games 200 \
+                     --full-games 40 --anchor 2500 (10+0.1, 3,222 games, 2026-12-06)",
+        },
+    ),
+    (
+        Base::English,
+        Ladder {
+            elo: [
+                300, 422, 551, 626, 712, 957, 1084, 1185, 1292, 1429, 1520, 1635, 1732, 1808, 1941,
+                2084, 2250, 2282, 2306, 2500,
+            ],
+            source: "kondavo calibrate -v english --games 40 --low-games 200 --full-games 40 \
+                     --full-from 16 --anchor 2500 (10+0.1, 3,120 games, 2026-12-06)",
+        },
+    ),
+];
 
 /// The level whose rating is nearest to `elo` on the ladder of `base`, and, when `elo` is
 /// outside the ladder's range, the message that says it was clamped. An error when the rule
@@ -170,6 +203,28 @@ mod tests {
         assert!(counts[0] > counts[1] && counts[1] > counts[2] && counts[2] > 0, "{counts:?}");
         assert!((0..100).all(|s| choose(&scores, 0, s) == 0));
         assert!((0..100).all(|s| choose(&[Score::win_in(5), Score(0)], 100, s) == 0));
+    }
+
+    #[test]
+    fn measured_ladders_rise_with_the_level_and_clamp_ratings_outside_them() {
+        assert!(!LADDERS.is_empty());
+        for (base, ladder) in LADDERS {
+            let elo = &ladder.elo;
+            assert!(elo.windows(2).all(|w| w[0] <= w[1]), "{base:?}: {elo:?}");
+            assert!(!ladder.source.is_empty());
+            for (i, &e) in elo.iter().enumerate() {
+                let (level, clamped) = level_for_elo(*base, e).unwrap();
+                assert_eq!(elo[usize::from(level) - 1], e, "{base:?} level {}", i + 1);
+                assert_eq!(clamped, None);
+            }
+            let (level, clamped) = level_for_elo(*base, elo[0] - 1).unwrap();
+            assert_eq!(level, 1);
+            assert!(clamped.is_some_and(|m| m.contains("outside")), "{base:?}");
+            let (level, clamped) = level_for_elo(*base, elo[19] + 1).unwrap();
+            assert_eq!(level, FULL);
+            assert!(clamped.is_some(), "{base:?}");
+        }
+        assert!(level_for_elo(Base::Frisian, 1500).is_err(), "frisian has no ladder yet");
     }
 
     #[test]

@@ -204,8 +204,9 @@ fn analyze_json_multipv_and_errors() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// `kondavo calibrate` plays every neighbouring pair of levels, fits the ladder with full
-/// strength at the anchor, and a rerun plays nothing more (it resumes from its PDN file).
+/// `kondavo calibrate` plays every neighbouring pair of levels (more games for the fast low
+/// pairs), fits the ladder with full strength at the anchor, and a rerun plays nothing more (it
+/// resumes from its PDN file).
 #[test]
 fn calibrate_plays_the_ladder_fits_it_and_resumes() {
     let dir = std::env::temp_dir().join(format!("kondavo-calibrate-{}", std::process::id()));
@@ -217,6 +218,8 @@ fn calibrate_plays_the_ladder_fits_it_and_resumes() {
         "english",
         "--games",
         "2",
+        "--low-games",
+        "4",
         "--full-games",
         "2",
         "--full-from",
@@ -231,14 +234,15 @@ fn calibrate_plays_the_ladder_fits_it_and_resumes() {
     let o = kondavo(&args);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    // 19 neighbouring pairs and level 18 against full strength, 2 games each.
-    assert!(out.starts_with("ladder english: 40 games at nodes=300"), "{out}");
+    // 19 neighbouring pairs, 4 games each up to 14-15 and 2 above, and level 18 against full
+    // strength, 2 games: 14 * 4 + 5 * 2 + 2.
+    assert!(out.starts_with("ladder english: 68 games at nodes=300"), "{out}");
     let rows: Vec<&str> = out.lines().skip(2).filter(|l| !l.starts_with("elo:")).collect();
     assert_eq!(rows.len(), 20, "{out}");
     assert!(rows[19].split_whitespace().take(2).eq(["20", "1800"]), "{out}");
     assert!(out.lines().any(|l| l.starts_with("elo: [")), "{out}");
     let before = std::fs::read_to_string(&pdn).unwrap();
-    assert_eq!(before.matches("[Event ").count(), 40);
+    assert_eq!(before.matches("[Event ").count(), 68);
     let again = kondavo(&args);
     assert!(again.status.success(), "{}", stderr(&again));
     assert_eq!(std::fs::read_to_string(&pdn).unwrap(), before, "a rerun plays nothing");

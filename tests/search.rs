@@ -304,6 +304,16 @@ fn node_limit_and_mate_scores() {
     let limits = Limits { nodes: Some(20_000), ..Limits::default() };
     let r = search(root, vec![], Counters::default(), limits, Mode::Analyze, 1);
     assert!(r.nodes >= 20_000 && r.nodes < 21_000, "{}", r.nodes);
+    // A small limit is exact (a weak level's budget), but the first iteration always ends:
+    // even one node gives a searched move.
+    for n in [1, 100, 1000] {
+        let limits = Limits { nodes: Some(n), ..Limits::default() };
+        let r = search(root, vec![], Counters::default(), limits, Mode::Analyze, 1);
+        assert!(r.depth >= 1 && r.best.is_some(), "{n} nodes: depth {}", r.depth);
+        if n >= 100 {
+            assert!(r.nodes >= n && r.nodes <= n + 1, "{n} nodes: {}", r.nodes);
+        }
+    }
     // White takes the last black piece: a win in one ply.
     let root = parse_position::<International>("W:W32:B28").unwrap();
     let limits = Limits { depth: Some(3), ..Limits::default() };

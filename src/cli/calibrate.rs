@@ -24,6 +24,10 @@ pub struct CalibrateArgs {
     /// Games per pair of neighbouring levels (rounded up to whole pairs).
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
     pub games: u64,
+    /// Games per neighbouring pair up to level 15 (budgets of at most 43,235 nodes: a game
+    /// takes a second or two, so these pairs can afford many more; default: as --games).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
+    pub low_games: Option<u64>,
     /// Games of each level from --full-from up against full strength.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     pub full_games: u64,
@@ -40,7 +44,7 @@ pub struct CalibrateArgs {
     #[arg(long)]
     pub pdn: PathBuf,
     /// The rating given to full strength.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2500)]
     pub anchor: i32,
     /// Only fit the games already in the PDN file.
     #[arg(long)]
@@ -49,6 +53,9 @@ pub struct CalibrateArgs {
     #[arg(long)]
     pub engine: Option<String>,
 }
+
+/// The highest level of the pairs that `--low-games` counts.
+const LOW_UNTIL: u8 = 15;
 
 fn name(level: u8) -> String {
     format!("level-{level:02}")
@@ -65,7 +72,9 @@ pub fn run(a: CalibrateArgs) -> Result<()> {
         }
     };
     let tc = TimeControl::parse(&a.tc)?;
-    let mut pairs: Vec<(u8, u8, u64)> = (1..FULL).map(|l| (l, l + 1, a.games)).collect();
+    let low = a.low_games.unwrap_or(a.games);
+    let mut pairs: Vec<(u8, u8, u64)> =
+        (1..FULL).map(|l| (l, l + 1, if l < LOW_UNTIL { low } else { a.games })).collect();
     if a.full_games > 0 {
         pairs.extend((a.full_from..FULL - 1).map(|l| (l, FULL, a.full_games)));
     }

@@ -55,6 +55,11 @@ pub(crate) struct Worker<'a, R: Eval> {
     nodes: u64,
     seldepth: usize,
     stopped: bool,
+    /// This worker has completed an iteration: a node limit stops the search only then, so
+    /// that even a tiny budget (a weak level's) chooses among a whole iteration's lines.
+    iterated: bool,
+    /// The node limit is small enough to be checked at every node rather than every 256.
+    exact_nodes: bool,
     /// ProbCut is off inside its own test search.
     probcut: bool,
     /// How much of the soft time budget this move may use: grows when the best move
@@ -66,6 +71,10 @@ pub(crate) struct Worker<'a, R: Eval> {
     /// which the high 48 bits are zero never hits (0 is the empty entry).
     eval_cache: Vec<u64>,
 }
+
+/// Node limits below this are checked at every node (a weak level's budget of 60 nodes must
+/// not become 256).
+const EXACT_NODES: u64 = 1 << 16;
 
 /// Entries of a worker's evaluation cache (a power of two; 8 bytes each).
 const EVAL_CACHE: usize = 1 << 16;
@@ -95,6 +104,8 @@ impl<'a, R: Eval> Worker<'a, R> {
             nodes: 0,
             seldepth: 0,
             stopped: false,
+            iterated: false,
+            exact_nodes: input.limits.nodes.is_some_and(|n| n < EXACT_NODES),
             probcut: true,
             time_factor: 1.0,
             eval_cache: vec![0; EVAL_CACHE],
@@ -140,13 +151,14 @@ impl<'a, R: Eval> Worker<'a, R> {
         self.shared.nodes.load(Ordering::Relaxed) + (self.nodes & 255)
     }
 
-    /// Counts a node; every 256 nodes publishes the count and checks the limits.
+    /// Counts a node; every 256 nodes publishes the count and checks the limits (a small node
+    /// limit at every node).
     #[inline]
     fn tick(&mut self) {
         self.nodes += 1;
         if self.nodes & 255 == 0 {
             let total = self.shared.nodes.fetch_add(256, Ordering::Relaxed) + 256;
-            if self.input.limits.nodes.is_some_and(|n| total >= n) {
+            if self.iterated && self.input.limits.nodes.is_some_and(|n| total >= n) {
                 self.shared.control.stop();
             }
             let control = self.shared.control;
@@ -158,6 +170,11 @@ impl<'a, R: Eval> Worker<'a, R> {
             {
                 control.stop();
             }
+        } else if self.exact_nodes
+            && self.iterated
+            && self.input.limits.nodes.is_some_and(|n| self.total_nodes() >= n)
+        {
+            self.shared.control.stop();
         }
         if self.shared.control.is_stopped() {
             self.stopped = true;
@@ -249,6 +266,7 @@ impl<'a, R: Eval> Worker<'a, R> {
             {
                 self.adjust_time(best, result.score);
             }
+            self.iterated = true;
             result.depth = depth as u32;
             result.score = self.root_moves[0].score;
             result.best = Some(self.root_moves[0].mv);
