@@ -154,6 +154,17 @@ static LADDERS: &[(Base, Ladder)] = &[
                      --full-from 16 --anchor 2500 (10+0.1, 3,120 games, 2026-12-06)",
         },
     ),
+    (
+        Base::Russian,
+        Ladder {
+            elo: [
+                703, 749, 830, 871, 947, 1093, 1241, 1327, 1419, 1560, 1675, 1744, 1834, 1977,
+                2102, 2225, 2323, 2347, 2371, 2500,
+            ],
+            source: "kondavo calibrate -v russian --games 40 --low-games 200 --full-games 40 \
+                     --full-from 17 --anchor 2500 (10+0.1, 3,080 games, 2026-12-06)",
+        },
+    ),
 ];
 
 /// The level whose rating is nearest to `elo` on the ladder of `base`, and, when `elo` is
