@@ -123,10 +123,29 @@ pub struct Ladder {
     pub source: &'static str,
 }
 
-/// The ladder of `base`, once measured.
+/// The ladder of `base`, once measured: its own, or the one it shares (`SHARED`).
 pub fn ladder(base: Base) -> Option<&'static Ladder> {
+    let base = shared_with(base).unwrap_or(base);
     LADDERS.iter().find(|(b, _)| *b == base).map(|(_, l)| l)
 }
+
+/// The rule set whose ladder `base` plays on, when it has none of its own.
+pub fn shared_with(base: Base) -> Option<Base> {
+    SHARED.iter().find(|(b, _, _)| *b == base).map(|&(_, donor, _)| donor)
+}
+
+/// Rule sets that play on another rule set's ladder, and why that is sound: their own levels
+/// 1-19, played against each other as `calibrate --no-full` plays them (the node-bound part of
+/// a ladder, 2,960 games), score like the donor's pair by pair (`calibrate --like`: the
+/// chi-square of the 18 pairs' z-scores). Only the games against full strength, the costly
+/// part of a ladder, are not played. README.md shows the figures.
+static SHARED: &[(Base, Base, &str)] = &[(
+    Base::Ukrainian,
+    Base::Russian,
+    "russian's moves and captures; kondavo calibrate -v ukrainian --no-full --games 40 \
+     --low-games 200 --like russian:ladder-russian.pdn: chi-square 23.7 over 18 pairs, \
+     p = 0.165 (international, english, italian, turkish: p <= 0.001)",
+)];
 
 /// The measured ladders (`kondavo calibrate`, the command in each `source`; full strength at
 /// one thread and `10+0.1` is 2500 in every rule set). README.md shows them with their error
@@ -165,6 +184,39 @@ static LADDERS: &[(Base, Ladder)] = &[
                      --full-from 17 --anchor 2500 (10+0.1, 3,080 games, 2026-12-06)",
         },
     ),
+    (
+        Base::Italian,
+        Ladder {
+            elo: [
+                401, 526, 622, 703, 837, 1147, 1288, 1406, 1508, 1633, 1728, 1812, 1891, 2002,
+                2122, 2181, 2284, 2317, 2369, 2500,
+            ],
+            source: "kondavo calibrate -v italian --games 40 --low-games 200 --full-games 40 \
+                     --full-from 16 --anchor 2500 (10+0.1, 3,121 games, 2026-12-06)",
+        },
+    ),
+    (
+        Base::Brazilian,
+        Ladder {
+            elo: [
+                798, 884, 951, 1002, 1089, 1194, 1278, 1398, 1484, 1606, 1751, 1840, 1930, 2007,
+                2115, 2228, 2374, 2404, 2423, 2500,
+            ],
+            source: "kondavo calibrate -v brazilian --games 40 --low-games 200 --full-games 40 \
+                     --full-from 16 --anchor 2500 (10+0.1, 3,120 games, 2026-12-06)",
+        },
+    ),
+    (
+        Base::Turkish,
+        Ladder {
+            elo: [
+                63, 80, 141, 175, 188, 301, 373, 583, 750, 879, 1041, 1150, 1327, 1485, 1649, 1924,
+                2160, 2231, 2307, 2500,
+            ],
+            source: "kondavo calibrate -v turkish --games 40 --low-games 200 --full-games 40 \
+                     --full-from 16 --anchor 2500 (10+0.1, 3,120 games, 2026-12-06)",
+        },
+    ),
 ];
 
 /// The level whose rating is nearest to `elo` on the ladder of `base`, and, when `elo` is
@@ -177,7 +229,11 @@ pub fn level_for_elo(base: Base, elo: i32) -> Result<(u8, Option<String>), Strin
     let (lo, hi) = (l[0], l[19]);
     let clamped = elo.clamp(lo, hi);
     let message = (clamped != elo).then(|| {
-        format!("elo {elo} is outside the {} ladder ({lo} to {hi}): using {clamped}", base.id())
+        let shared = shared_with(base).map_or(String::new(), |d| format!(", {}'s", d.id()));
+        format!(
+            "elo {elo} is outside the {}{shared} ladder ({lo} to {hi}): using {clamped}",
+            base.id()
+        )
     });
     let level = (0..20).min_by_key(|&i| (l[i] - clamped).abs()).unwrap_or(19) as u8 + 1;
     Ok((level, message))
@@ -236,6 +292,18 @@ mod tests {
             assert!(clamped.is_some(), "{base:?}");
         }
         assert!(level_for_elo(Base::Frisian, 1500).is_err(), "frisian has no ladder yet");
+    }
+
+    #[test]
+    fn a_shared_ladder_is_its_donors_and_only_where_none_was_measured() {
+        for &(base, donor, why) in SHARED {
+            assert!(LADDERS.iter().all(|(b, _)| *b != base), "{base:?} has its own ladder");
+            assert!(LADDERS.iter().any(|(b, _)| *b == donor), "{donor:?} has no ladder");
+            assert_eq!(ladder(base), ladder(donor));
+            assert!(!why.is_empty());
+            let top = ladder(donor).unwrap().elo[19];
+            assert_eq!(level_for_elo(base, top).unwrap(), (FULL, None));
+        }
     }
 
     #[test]

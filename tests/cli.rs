@@ -250,6 +250,57 @@ fn calibrate_plays_the_ladder_fits_it_and_resumes() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `kondavo calibrate --no-full` plays only levels 1-19 against each other (no game at full
+/// strength), rated relative to level 19; `--like` compares every pair with another ladder's,
+/// and bad `--like` values are errors.
+#[test]
+fn calibrate_without_full_strength_and_like_another_ladder() {
+    let dir = std::env::temp_dir().join(format!("kondavo-calibrate-like-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pdn = dir.join("ladder.pdn");
+    let pdn = pdn.to_str().unwrap();
+    let args = ["calibrate", "-v", "english", "--games", "2", "--tc", "nodes=300", "--no-full"];
+    let o = kondavo(&[&args[..], &["--pdn", pdn]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    // 18 neighbouring pairs of 2 games, and none with level 20.
+    assert!(
+        out.starts_with(
+            "ladder english: 36 games at nodes=300, no games at full strength: level 19 = 0"
+        ),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(pdn).unwrap();
+    assert_eq!(text.matches("[Event ").count(), 36);
+    assert!(!text.contains("level-20"), "no game at full strength");
+    let rows: Vec<&str> = out.lines().skip(2).collect();
+    assert_eq!(rows.len(), 19, "{out}");
+    assert!(rows[18].split_whitespace().take(2).eq(["19", "0"]), "{out}");
+    // Like itself: every pair scores the same, chi-square 0, p 1.
+    let like = format!("english:{pdn}");
+    let o = kondavo(&[&args[..], &["--pdn", pdn, "--like", &like]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let at = out.find("like english:").unwrap_or_else(|| panic!("{out}"));
+    let table: Vec<&str> = out[at..].lines().skip(2).collect();
+    assert_eq!(table.len(), 19, "18 pairs and the verdict: {out}");
+    for row in &table[..18] {
+        assert_eq!(row.split_whitespace().nth(5), Some("+0.00"), "{out}");
+    }
+    assert_eq!(table[18], "chi-square 0.0 over 18 pairs: p = 1.000", "{out}");
+    // Errors: no file part, an unknown rule set, a file without that rule set's ladder.
+    for (bad, says) in [
+        ("russian".to_string(), "VARIANT:FILE"),
+        (format!("nosuch:{pdn}"), "nosuch"),
+        (format!("russian:{pdn}"), "no finished russian ladder games"),
+    ] {
+        let o = kondavo(&[&args[..], &["--pdn", pdn, "--like", &bad]].concat());
+        assert!(!o.status.success(), "--like {bad}");
+        assert!(stderr(&o).contains(says), "--like {bad}: {}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn book_build_info_and_probe() {
     let dir = std::env::temp_dir().join(format!("kondavo-cli-book-{}", std::process::id()));

@@ -7,7 +7,8 @@ use super::outln;
 use clap::Args;
 use kondavo::error::{Error, Result};
 use kondavo::level::FULL;
-use kondavo::matches::ratings::{RatedGame, rate, rated_games};
+use kondavo::matches::ratings::{RatedGame, compare_pairings, rate, rated_games};
+use kondavo::matches::stats::chi_square_sf;
 use kondavo::matches::{self, Adjudication, MatchConfig, TimeControl, client, openings};
 use kondavo::variant::Variant;
 use std::collections::BTreeMap;
@@ -52,6 +53,24 @@ pub struct CalibrateArgs {
     /// The engine to calibrate (default: this program).
     #[arg(long)]
     pub engine: Option<String>,
+    /// Play only levels 1-19, each against the next: the node-bound part of a ladder, with no
+    /// game at full strength's clock (ratings relative to level 19). The evidence for `--like`.
+    #[arg(long)]
+    pub no_full: bool,
+    /// Compare each neighbouring pair of levels with the same pair in another rule set's ladder
+    /// (`VARIANT:FILE`, the PDN file of its `calibrate`): the pairs' z-scores and their
+    /// chi-square. A high p says that this rule set may share that ladder.
+    #[arg(long, value_name = "VARIANT:FILE", value_parser = parse_like)]
+    pub like: Option<(Variant, PathBuf)>,
+}
+
+fn parse_like(text: &str) -> std::result::Result<(Variant, PathBuf), String> {
+    let (variant, file) =
+        text.split_once(':').ok_or("expected VARIANT:FILE, e.g. russian:ladder-russian.pdn")?;
+    if file.is_empty() {
+        return Err("expected VARIANT:FILE: the file is missing".into());
+    }
+    Ok((variant.parse::<Variant>().map_err(|e| e.to_string())?, PathBuf::from(file)))
 }
 
 /// The highest level of the pairs that `--low-games` counts.
@@ -73,9 +92,10 @@ pub fn run(a: CalibrateArgs) -> Result<()> {
     };
     let tc = TimeControl::parse(&a.tc)?;
     let low = a.low_games.unwrap_or(a.games);
+    let top = if a.no_full { FULL - 1 } else { FULL };
     let mut pairs: Vec<(u8, u8, u64)> =
-        (1..FULL).map(|l| (l, l + 1, if l < LOW_UNTIL { low } else { a.games })).collect();
-    if a.full_games > 0 {
+        (1..top).map(|l| (l, l + 1, if l < LOW_UNTIL { low } else { a.games })).collect();
+    if a.full_games > 0 && !a.no_full {
         pairs.extend((a.full_from..FULL - 1).map(|l| (l, FULL, a.full_games)));
     }
     if !a.fit_only {
@@ -132,16 +152,31 @@ pub fn run(a: CalibrateArgs) -> Result<()> {
         )));
     }
     let list = rate(&games, 0.5);
-    let full = list.iter().find(|r| r.name == name(FULL)).map_or(0.0, |r| r.elo);
     let by_level: BTreeMap<u8, _> = list
         .iter()
         .filter_map(|r| r.name.strip_prefix("level-")?.parse::<u8>().ok().map(|l| (l, r)))
         .collect();
-    outln!("ladder {}: {} games at {}, full strength = {}", a.variant, games.len(), a.tc, a.anchor);
+    // Full strength is the anchor; without it (`--no-full`) the highest level is 0.
+    let full = by_level.get(&FULL);
+    let (reference, anchor) = match full {
+        Some(r) => (r.elo, a.anchor),
+        None => (by_level.last_key_value().map_or(0.0, |(_, r)| r.elo), 0),
+    };
+    if full.is_some() {
+        outln!("ladder {}: {} games at {}, full strength = {anchor}", a.variant, games.len(), a.tc);
+    } else {
+        let best = by_level.last_key_value().map_or(0, |(l, _)| *l);
+        outln!(
+            "ladder {}: {} games at {}, no games at full strength: level {best} = 0",
+            a.variant,
+            games.len(),
+            a.tc
+        );
+    }
     outln!("{:>5} {:>6} {:>6} {:>6} {:>6}", "level", "elo", "+/-", "games", "score");
     let mut row = Vec::new();
     for (level, r) in &by_level {
-        let elo = (f64::from(a.anchor) + r.elo - full).round() as i32;
+        let elo = (f64::from(anchor) + r.elo - reference).round() as i32;
         row.push(elo);
         outln!(
             "{level:>5} {elo:>6} {:>6.0} {:>6} {:>5.1}%",
@@ -154,6 +189,44 @@ pub fn run(a: CalibrateArgs) -> Result<()> {
         let text: Vec<String> = row.iter().map(i32::to_string).collect();
         outln!("elo: [{}]", text.join(", "));
     }
+    if let Some((variant, file)) = &a.like {
+        like(&games, *variant, file)?;
+    }
+    Ok(())
+}
+
+/// Prints how each neighbouring pair of levels in `games` scores against the same pair in
+/// the ladder of `variant` in `file`, and the chi-square of the differences.
+fn like(games: &[RatedGame], variant: Variant, file: &std::path::Path) -> Result<()> {
+    let other = read_games(file, variant)?;
+    if other.is_empty() {
+        return Err(Error(format!("no finished {variant} ladder games in {}", file.display())));
+    }
+    let pairings: Vec<(String, String)> = (1..FULL).map(|l| (name(l), name(l + 1))).collect();
+    let compared = compare_pairings(games, &other, &pairings);
+    if compared.is_empty() {
+        return Err(Error(format!(
+            "{} has no neighbouring pair of levels that this ladder has played",
+            file.display()
+        )));
+    }
+    outln!("like {variant}: each pair's score (of the lower level) here and there");
+    outln!("{:>7} {:>6} {:>6} {:>6} {:>6} {:>6}", "pair", "games", "score", "games", "score", "z");
+    for c in &compared {
+        let level = |n: &str| n.trim_start_matches("level-").trim_start_matches('0').to_string();
+        outln!(
+            "{:>7} {:>6} {:>6.3} {:>6} {:>6.3} {:>+6.2}",
+            format!("{}-{}", level(&c.first), level(&c.second)),
+            c.games[0],
+            c.score[0],
+            c.games[1],
+            c.score[1],
+            c.z
+        );
+    }
+    let chi: f64 = compared.iter().map(|c| c.z * c.z).sum();
+    let k = compared.len() as u32;
+    outln!("chi-square {chi:.1} over {k} pairs: p = {:.3}", chi_square_sf(chi, k));
     Ok(())
 }
 

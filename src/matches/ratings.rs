@@ -54,6 +54,78 @@ pub fn rated_games(
     Ok(games)
 }
 
+/// One pairing's results in two sets of games, from the side of its first player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairingComparison {
+    /// The player whose score is counted.
+    pub first: String,
+    /// The opponent.
+    pub second: String,
+    /// Games of the pairing in each set.
+    pub games: [usize; 2],
+    /// `first`'s mean score in each set.
+    pub score: [f64; 2],
+    /// The difference of the two mean scores over its standard error (from each set's own
+    /// spread): about normal, mean 0 and variance 1, when both sets come from players of the
+    /// same strengths. Infinite when the scores differ and neither set has any spread.
+    pub z: f64,
+}
+
+/// Compares the pairings `pairings` (first player, second player) in the games `x` and `y`:
+/// one comparison per pairing that both sets have played, in the order given. The sum of the
+/// squared `z` is a chi-square with as many degrees of freedom as comparisons when the two
+/// sets were played by players of the same strengths (`stats::chi_square_sf` gives its p).
+pub fn compare_pairings(
+    x: &[RatedGame],
+    y: &[RatedGame],
+    pairings: &[(String, String)],
+) -> Vec<PairingComparison> {
+    // The count, mean score and variance of the mean of `first` against `second` in `games`.
+    let moments = |games: &[RatedGame], first: &str, second: &str| {
+        let scores: Vec<f64> = games
+            .iter()
+            .filter_map(|g| {
+                if g.white == first && g.black == second {
+                    Some(g.score)
+                } else if g.white == second && g.black == first {
+                    Some(1.0 - g.score)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let n = scores.len() as f64;
+        let mean = scores.iter().sum::<f64>() / n.max(1.0);
+        let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / n.max(1.0);
+        (scores.len(), mean, var / n.max(1.0))
+    };
+    pairings
+        .iter()
+        .filter_map(|(first, second)| {
+            let (na, sa, va) = moments(x, first, second);
+            let (nb, sb, vb) = moments(y, first, second);
+            if na == 0 || nb == 0 {
+                return None;
+            }
+            let se = (va + vb).sqrt();
+            let z = if se > 0.0 {
+                (sa - sb) / se
+            } else if sa == sb {
+                0.0
+            } else {
+                f64::INFINITY
+            };
+            Some(PairingComparison {
+                first: first.clone(),
+                second: second.clone(),
+                games: [na, nb],
+                score: [sa, sb],
+                z,
+            })
+        })
+        .collect()
+}
+
 const K: f64 = std::f64::consts::LN_10 / 400.0;
 
 fn expected(d: f64) -> f64 {
@@ -200,6 +272,31 @@ mod tests {
             .chain(std::iter::repeat_n(g(0.5), draws))
             .chain(std::iter::repeat_n(g(0.0), losses))
             .collect()
+    }
+
+    #[test]
+    fn pairings_compare_by_their_scores_and_spread() {
+        let pairings = [("A".to_string(), "B".to_string()), ("B".to_string(), "C".to_string())];
+        // The same results (colours reversed in one set) differ by nothing.
+        let mut x = games("A", "B", 30, 40, 30);
+        let y = games("B", "A", 30, 40, 30);
+        let c = compare_pairings(&x, &y, &pairings);
+        assert_eq!(c.len(), 1, "only the pairing both sets played");
+        assert_eq!(c[0].games, [100, 100]);
+        assert!(c[0].z.abs() < 1e-12);
+        // 60% against 40% over 100 games each: the difference is 0.2 over the root of the sum
+        // of the variances of the means.
+        x = games("A", "B", 40, 40, 20);
+        let c = compare_pairings(&x, &games("B", "A", 40, 40, 20), &pairings);
+        let var = |s: f64, w: f64, d: f64, l: f64| {
+            (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s * s) / 100.0 / 100.0
+        };
+        let want = 0.2 / (var(0.6, 40.0, 40.0, 20.0) + var(0.4, 20.0, 40.0, 40.0)).sqrt();
+        assert!((c[0].score[0] - 0.6).abs() < 1e-12 && (c[0].score[1] - 0.4).abs() < 1e-12);
+        assert!((c[0].z - want).abs() < 1e-9, "{} {want}", c[0].z);
+        // No spread in either set and different scores: certain.
+        let c = compare_pairings(&games("A", "B", 5, 0, 0), &games("A", "B", 0, 0, 5), &pairings);
+        assert_eq!(c[0].z, f64::INFINITY);
     }
 
     #[test]
