@@ -288,6 +288,12 @@ fn calibrate_without_full_strength_and_like_another_ladder() {
         assert_eq!(row.split_whitespace().nth(5), Some("+0.00"), "{out}");
     }
     assert_eq!(table[18], "chi-square 0.0 over 18 pairs: p = 1.000", "{out}");
+    // Playing into another rule set's ladder file is refused (fitting it is not).
+    let o =
+        kondavo(&["calibrate", "-v", "russian", "--games", "2", "--tc", "nodes=300", "--pdn", pdn]);
+    assert!(!o.status.success(), "played a russian ladder into an english file");
+    assert!(stderr(&o).contains("holds a english ladder"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(pdn).unwrap(), text, "the file is untouched");
     // Errors: no file part, an unknown rule set, a file without that rule set's ladder.
     for (bad, says) in [
         ("russian".to_string(), "VARIANT:FILE"),

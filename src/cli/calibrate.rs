@@ -99,6 +99,7 @@ pub fn run(a: CalibrateArgs) -> Result<()> {
         pairs.extend((a.full_from..FULL - 1).map(|l| (l, FULL, a.full_games)));
     }
     if !a.fit_only {
+        refuse_other_ladder(&a.pdn, a.variant)?;
         let openings = openings::builtin(a.variant)?;
         for &(low, high, games) in &pairs {
             let played = count_games(&a.pdn, a.variant, low, high)?;
@@ -240,6 +241,30 @@ fn read_games(path: &std::path::Path, variant: Variant) -> Result<Vec<RatedGame>
     let mut games = rated_games(&text, variant)?;
     games.retain(|g| g.white.starts_with("level-") && g.black.starts_with("level-"));
     Ok(games)
+}
+
+/// An error when the PDN file holds ladder games of another rule set: playing would add a
+/// second ladder to it (a `-v` that does not match the file), a mistake that costs the whole
+/// calibration's time. Fitting (`--fit-only`, `--like`) reads one rule set's games and is fine.
+fn refuse_other_ladder(path: &std::path::Path, variant: Variant) -> Result<()> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error(format!("cannot read {}: {e}", path.display()))),
+    };
+    let other = kondavo::pdn::parse_pdn(&text)?.iter().find_map(|g| {
+        let ladder = g.tag("White").is_some_and(|w| w.starts_with("level-"));
+        g.variant().filter(|v| ladder && v.base != variant.base)
+    });
+    match other {
+        Some(v) => Err(Error(format!(
+            "{} holds a {} ladder, not {}: give this rule set its own --pdn file",
+            path.display(),
+            v.base.id(),
+            variant.base.id()
+        ))),
+        None => Ok(()),
+    }
 }
 
 fn count_games(path: &std::path::Path, variant: Variant, a: u8, b: u8) -> Result<usize> {
