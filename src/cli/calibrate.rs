@@ -158,22 +158,12 @@ pub fn run(a: CalibrateArgs) -> Result<()> {
         .filter_map(|r| r.name.strip_prefix("level-")?.parse::<u8>().ok().map(|l| (l, r)))
         .collect();
     // Full strength is the anchor; without it (`--no-full`) the highest level is 0.
-    let full = by_level.get(&FULL);
-    let (reference, anchor) = match full {
-        Some(r) => (r.elo, a.anchor),
-        None => (by_level.last_key_value().map_or(0.0, |(_, r)| r.elo), 0),
+    let (reference, anchor, scale) = match (by_level.get(&FULL), by_level.last_key_value()) {
+        (Some(r), _) => (r.elo, a.anchor, format!("full strength = {}", a.anchor)),
+        (None, Some((l, r))) => (r.elo, 0, format!("no games at full strength: level {l} = 0")),
+        (None, None) => (0.0, 0, "no ladder levels".to_string()),
     };
-    if full.is_some() {
-        outln!("ladder {}: {} games at {}, full strength = {anchor}", a.variant, games.len(), a.tc);
-    } else {
-        let best = by_level.last_key_value().map_or(0, |(l, _)| *l);
-        outln!(
-            "ladder {}: {} games at {}, no games at full strength: level {best} = 0",
-            a.variant,
-            games.len(),
-            a.tc
-        );
-    }
+    outln!("ladder {}: {} games at {}, {scale}", a.variant, games.len(), a.tc);
     outln!("{:>5} {:>6} {:>6} {:>6} {:>6}", "level", "elo", "+/-", "games", "score");
     let mut row = Vec::new();
     for (level, r) in &by_level {
@@ -231,13 +221,18 @@ fn like(games: &[RatedGame], variant: Variant, file: &std::path::Path) -> Result
     Ok(())
 }
 
+/// The text of the PDN file at `path`, or `None` when there is none yet.
+fn read_pdn(path: &std::path::Path) -> Result<Option<String>> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error(format!("cannot read {}: {e}", path.display()))),
+    }
+}
+
 /// The finished games of `variant` between ladder levels in `path` (none if it is missing).
 fn read_games(path: &std::path::Path, variant: Variant) -> Result<Vec<RatedGame>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error(format!("cannot read {}: {e}", path.display()))),
-    };
+    let Some(text) = read_pdn(path)? else { return Ok(Vec::new()) };
     let mut games = rated_games(&text, variant)?;
     games.retain(|g| g.white.starts_with("level-") && g.black.starts_with("level-"));
     Ok(games)
@@ -247,11 +242,7 @@ fn read_games(path: &std::path::Path, variant: Variant) -> Result<Vec<RatedGame>
 /// second ladder to it (a `-v` that does not match the file), a mistake that costs the whole
 /// calibration's time. Fitting (`--fit-only`, `--like`) reads one rule set's games and is fine.
 fn refuse_other_ladder(path: &std::path::Path, variant: Variant) -> Result<()> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(Error(format!("cannot read {}: {e}", path.display()))),
-    };
+    let Some(text) = read_pdn(path)? else { return Ok(()) };
     let other = kondavo::pdn::parse_pdn(&text)?.iter().find_map(|g| {
         let ladder = g.tag("White").is_some_and(|w| w.starts_with("level-"));
         g.variant().filter(|v| ladder && v.base != variant.base)
