@@ -174,6 +174,7 @@ fn book_gives_thirty_openings_in_a_hundred_games_from_the_start() {
         }
         counts.push((variant, openings_from_the_start(variant, 100, 6)));
     }
+    eprintln!("different games after 6 plies in 100: {counts:?}");
     assert!(
         counts.iter().all(|&(_, n)| n >= 30),
         "different games after 6 plies in 100: {counts:?}"
@@ -332,8 +333,9 @@ fn one_engine_without_a_seed_varies_its_book_moves_game_after_game() {
 }
 
 /// `book-margin` varies the first plies from the start position only: it shrinks to nothing
-/// by ply `VARIETY_PLIES`; a game from another position plays the best book move; and outside
-/// the variety plies the book plays only moves with `MIN_LINE` plies of book under them.
+/// by ply `VARIETY_PLIES`; a game from another position plays the best book move; and after
+/// the first `FREE_PLIES` (a three-move ballot's worth, inside the variety plies) the book plays
+/// only moves with `MIN_LINE` plies of book under them.
 #[test]
 fn book_varies_the_first_plies_only_and_later_plays_only_deep_lines() {
     assert_eq!(book::margin_at(10, Some(0)), 10);
@@ -343,8 +345,12 @@ fn book_varies_the_first_plies_only_and_later_plays_only_deep_lines() {
         let (before, now) = (book::margin_at(10, Some(p - 1)), book::margin_at(10, Some(p)));
         now > 0 && now <= before
     }));
-    assert_eq!(book::min_line_at(Some(0)), 0);
-    assert_eq!(book::min_line_at(Some(book::VARIETY_PLIES)), book::MIN_LINE);
+    const { assert!(book::FREE_PLIES > 0 && book::FREE_PLIES < book::VARIETY_PLIES) };
+    assert!((0..book::FREE_PLIES).all(|p| book::min_line_at(Some(p)) == 0));
+    assert!(
+        (book::FREE_PLIES..=book::VARIETY_PLIES + 1)
+            .all(|p| book::min_line_at(Some(p)) == book::MIN_LINE)
+    );
     assert_eq!(book::min_line_at(None), book::MIN_LINE);
 
     // A narrow book (width 0: best first) with a deep main line.

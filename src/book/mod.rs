@@ -34,11 +34,15 @@ pub(crate) const EXPANDED: u8 = 1;
 
 /// The default `book-margin` of `base`: how far below the best book move (centi-men) a move
 /// may be chosen, so that games vary (at least 30 different openings after 6 plies in 100
-/// games from the start) while staying within a tenth of a man. Antidraughts values swing
-/// more (its hand-set evaluation rewards giving men away), so its margin is wider.
+/// games from the start) while staying within a tenth of a man or so. Russian, brazilian and
+/// ukrainian books offer fewer near-equal moves on deep lines in the first plies (100 games
+/// gave 29, 23 and 26 openings at 10; 47, 41 and 36 at 15), so their margin is 15.
+/// Antidraughts values swing more (its hand-set evaluation rewards giving men away), so its
+/// margin is wider.
 pub fn default_margin(base: Base) -> i32 {
     match base {
         Base::Antidraughts => 200,
+        Base::Russian | Base::Brazilian | Base::Ukrainian => 15,
         _ => 10,
     }
 }
@@ -68,12 +72,19 @@ pub fn margin_at(margin: i32, ply: Option<usize>) -> i32 {
 /// played to its edge lost 19 Elo against no book); four plies of backed-up values are.
 pub const MIN_LINE: usize = 4;
 
+/// Plies from the start position in which the book plays any of its moves within the
+/// margin, however short its line: a three-move ballot's worth. From here on a move needs
+/// [`MIN_LINE`] plies of book, in the rest of the variety plies too. A game from a three-ply
+/// ballot (the built-in openings of international and others) is varied by its ballot; with
+/// no line rule there the book drew plies 4-6 within 5 to 2 centi-men on lines of 2-3 plies
+/// and cost 14 Elo in international (400 games at 4+0.04).
+pub const FREE_PLIES: usize = 3;
+
 /// The book line a move needs at `ply` plies from the start position (`None`: the game
-/// started elsewhere): none in the first [`VARIETY_PLIES`], where the book plays for variety,
-/// [`MIN_LINE`] after them.
+/// started elsewhere): none in the first [`FREE_PLIES`], [`MIN_LINE`] after them.
 pub fn min_line_at(ply: Option<usize>) -> usize {
     match ply {
-        Some(p) if p < VARIETY_PLIES => 0,
+        Some(p) if p < FREE_PLIES => 0,
         _ => MIN_LINE,
     }
 }
