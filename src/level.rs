@@ -139,13 +139,23 @@ pub fn shared_with(base: Base) -> Option<Base> {
 /// a ladder, 2,960 games), score like the donor's pair by pair (`calibrate --like`: the
 /// chi-square of the 18 pairs' z-scores). Only the games against full strength, the costly
 /// part of a ladder, are not played. README.md shows the figures.
-static SHARED: &[(Base, Base, &str)] = &[(
-    Base::Ukrainian,
-    Base::Russian,
-    "russian's moves and captures; kondavo calibrate -v ukrainian --no-full --games 40 \
-     --low-games 200 --like russian:ladder-russian.pdn: chi-square 23.7 over 18 pairs, \
-     p = 0.165 (international, english, italian, turkish: p <= 0.001)",
-)];
+static SHARED: &[(Base, Base, &str)] = &[
+    (
+        Base::Ukrainian,
+        Base::Russian,
+        "russian's moves and captures; kondavo calibrate -v ukrainian --no-full --games 40 \
+         --low-games 200 --like russian:ladder-russian.pdn: chi-square 23.7 over 18 pairs, \
+         p = 0.165 (international, english, italian, turkish: p <= 0.001)",
+    ),
+    (
+        Base::Killer,
+        Base::International,
+        "international's board, moves and captures but for where a king lands after taking a \
+         king; kondavo calibrate -v killer --no-full --games 40 --low-games 200 \
+         --like international:ladder-international.pdn: chi-square 23.6 over 18 pairs, \
+         p = 0.169 (english, russian, brazilian, italian, czech: p < 0.001; spanish 0.002)",
+    ),
+];
 
 /// The measured ladders (`kondavo calibrate`, the command in each `source`; full strength at
 /// one thread and `10+0.1` is 2500 in every rule set). README.md shows them with their error
@@ -215,6 +225,29 @@ static LADDERS: &[(Base, Ladder)] = &[
             ],
             source: "kondavo calibrate -v turkish --games 40 --low-games 200 --full-games 40 \
                      --full-from 16 --anchor 2500 (10+0.1, 3,120 games, 2026-12-06)",
+        },
+    ),
+    (
+        Base::Spanish,
+        Ladder {
+            elo: [
+                830, 923, 986, 1038, 1077, 1111, 1213, 1294, 1447, 1547, 1674, 1790, 1904, 1997,
+                2143, 2236, 2367, 2378, 2423, 2500,
+            ],
+            source: "kondavo calibrate -v spanish --games 40 --low-games 200 --full-games 40 \
+                     --full-from 16 --anchor 2500 (10+0.1, 3,120 games, 2026-12-06)",
+        },
+    ),
+    (
+        Base::Czech,
+        Ladder {
+            elo: [
+                1030, 1083, 1156, 1178, 1245, 1263, 1403, 1479, 1570, 1667, 1753, 1855, 1975, 2042,
+                2146, 2240, 2345, 2400, 2400, 2500,
+            ],
+            source: "kondavo calibrate -v czech --games 40 --low-games 200 --full-games 40 \
+                     --full-from 16 --anchor 2500 (10+0.1, 3,120 games, 2026-12-06; levels \
+                     18 and 19, fitted 2401 and 2399, pooled)",
         },
     ),
 ];

@@ -8,7 +8,7 @@ use clap::Args;
 use kondavo::error::{Error, Result};
 use kondavo::level::FULL;
 use kondavo::matches::ratings::{RatedGame, compare_pairings, rate, rated_games};
-use kondavo::matches::stats::chi_square_sf;
+use kondavo::matches::stats::{chi_square_sf, monotone};
 use kondavo::matches::{self, Adjudication, MatchConfig, TimeControl, client, openings};
 use kondavo::variant::Variant;
 use std::collections::BTreeMap;
@@ -177,8 +177,25 @@ pub fn run(a: CalibrateArgs) -> Result<()> {
         );
     }
     if row.len() == usize::from(FULL) {
-        let text: Vec<String> = row.iter().map(i32::to_string).collect();
-        outln!("elo: [{}]", text.join(", "));
+        // The table for `level.rs`: levels rise in strength by construction, so neighbours
+        // that the fit puts the wrong way round (within their error bars) are pooled; full
+        // strength is the anchor and stays, the levels below it are held at or below it.
+        let top = row.len() - 1;
+        let values: Vec<f64> = row[..top].iter().map(|&e| f64::from(e)).collect();
+        let weights: Vec<f64> =
+            by_level.values().take(top).map(|r| 1.0 / r.error.max(1.0).powi(2)).collect();
+        let mut fitted: Vec<i32> =
+            monotone(&values, &weights).iter().map(|e| (e.round() as i32).min(row[top])).collect();
+        fitted.push(row[top]);
+        let text: Vec<String> = fitted.iter().map(i32::to_string).collect();
+        let pooled: Vec<String> =
+            (0..top).filter(|&i| fitted[i] != row[i]).map(|i| (i + 1).to_string()).collect();
+        let note = if pooled.is_empty() {
+            String::new()
+        } else {
+            format!(" (levels {} fitted out of order: pooled)", pooled.join(", "))
+        };
+        outln!("elo: [{}]{note}", text.join(", "));
     }
     if let Some((variant, file)) = &a.like {
         like(&games, *variant, file)?;

@@ -122,6 +122,29 @@ pub fn chi_square_sf(x: f64, k: u32) -> f64 {
     }
 }
 
+/// The weighted least-squares non-decreasing fit of `values` (isotonic regression by pool
+/// adjacent violators): where a value falls below the one before it, the run is replaced by
+/// its weighted mean. A ladder's levels are stronger as they rise by construction; a fit that
+/// puts two within their error bars the wrong way round is noise, and this removes it with
+/// the least change. `weights` (same length, positive) are usually inverse variances.
+pub fn monotone(values: &[f64], weights: &[f64]) -> Vec<f64> {
+    // Blocks of (mean, weight, count), each mean above the one before.
+    let mut blocks: Vec<(f64, f64, usize)> = Vec::with_capacity(values.len());
+    for (&v, &w) in values.iter().zip(weights) {
+        let mut block = (v, w, 1);
+        while let Some(&(m, bw, n)) = blocks.last() {
+            if m <= block.0 {
+                break;
+            }
+            blocks.pop();
+            let total = bw + block.1;
+            block = ((m * bw + block.0 * block.1) / total, total, n + block.2);
+        }
+        blocks.push(block);
+    }
+    blocks.iter().flat_map(|&(m, _, n)| std::iter::repeat_n(m, n)).collect()
+}
+
 /// `ln Γ(a)` for `a > 0` (Lanczos, g = 7, 9 terms: about 15 digits).
 fn ln_gamma(a: f64) -> f64 {
     const G: [f64; 9] = [
@@ -360,6 +383,27 @@ mod tests {
 
     fn close(a: f64, b: f64, eps: f64) -> bool {
         (a - b).abs() <= eps
+    }
+
+    #[test]
+    fn monotone_fit_pools_only_the_values_out_of_order() {
+        // In order: unchanged.
+        assert_eq!(monotone(&[1.0, 2.0, 5.0], &[1.0, 1.0, 1.0]), vec![1.0, 2.0, 5.0]);
+        // One pair the wrong way round becomes its weighted mean; the rest stays.
+        assert_eq!(
+            monotone(&[1.0, 2401.0, 2399.0, 2500.0], &[1.0, 1.0, 1.0, 1.0]),
+            vec![1.0, 2400.0, 2400.0, 2500.0]
+        );
+        assert_eq!(monotone(&[0.0, 4.0, 1.0], &[1.0, 1.0, 3.0]), vec![0.0, 1.75, 1.75]);
+        // A violation that reaches back pools the whole run: 3, 2, 1 -> 2, 2, 2.
+        assert_eq!(monotone(&[3.0, 2.0, 1.0, 7.0], &[1.0; 4]), vec![2.0, 2.0, 2.0, 7.0]);
+        // The result never decreases and keeps the weighted sum.
+        let (v, w) = ([5.0, 1.0, 4.0, 2.0, 8.0, 0.0], [1.0, 2.0, 1.0, 3.0, 1.0, 1.0]);
+        let m = monotone(&v, &w);
+        assert!(m.windows(2).all(|p| p[0] <= p[1]), "{m:?}");
+        let sum = |x: &[f64]| x.iter().zip(&w).map(|(a, b)| a * b).sum::<f64>();
+        assert!(close(sum(&m), sum(&v), 1e-9));
+        assert!(monotone(&[], &[]).is_empty());
     }
 
     #[test]
