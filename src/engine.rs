@@ -313,7 +313,8 @@ impl Engine {
     ) -> Result<Done> {
         let game = build_game::<R>(spec, &self.options)?;
         let root = *game.position();
-        let handicap = if mode == Mode::Think { level::handicap(self.options.level) } else { None };
+        let handicap =
+            if mode == Mode::Think { level::handicap(R::BASE, self.options.level) } else { None };
         let mut limits = limits.clone();
         let mut multipv = self.options.multipv;
         let mut model = self.model.as_deref();

@@ -3,13 +3,14 @@
 //! A level below 20 is a handicap on the search of a move to play (never on analysis): a node
 //! budget that grows by a factor 1.6 a level (level 19 searches a few times fewer nodes than
 //! full strength at `10+0.1`, so the top levels stay apart), the rule set's simple hand-set
-//! evaluation at the bottom five levels, a deterministic noise on every evaluated position at
-//! the bottom ten, and a choice among the best few root moves (multi-PV) within a margin that
-//! shrinks as the level rises, weighted towards the better ones. Level 19 plays its best move
-//! at a node budget; from level 9 up the margin stays below the value of a man, so a move that
-//! loses a piece to the search's eye is never chosen. This is lidraughts' recipe (node limits and a
-//! simple evaluation, `../shared/strength-research.md` section 6) with Stockfish's multi-PV
-//! choice on top, so that weak play makes plausible mistakes rather than random moves.
+//! evaluation at the bottom five levels (ten in antidraughts: [`hand_eval_levels`]), a
+//! deterministic noise on every evaluated position at the bottom ten, and a choice among the
+//! best few root moves (multi-PV) within a margin that shrinks as the level rises, weighted
+//! towards the better ones. Level 19 plays its best move at a node budget; from level 9 up the
+//! margin stays below the value of a man, so a move that loses a piece to the search's eye is
+//! never chosen. This is lidraughts' recipe (node limits and a simple evaluation,
+//! `../shared/strength-research.md` section 6) with Stockfish's multi-PV choice on top, so that
+//! weak play makes plausible mistakes rather than random moves.
 
 use crate::score::Score;
 use crate::variant::Base;
@@ -32,8 +33,21 @@ pub struct Handicap {
     pub margin: i32,
 }
 
-/// The handicap of `level` (`None` at full strength; levels are clamped to 1..=20).
-pub fn handicap(level: u8) -> Option<Handicap> {
+/// The highest level of `base` that evaluates with the hand-set weights: 5, and 10 in
+/// antidraughts. Its learned weights play far worse than its hand-set ones at the budgets,
+/// noise and margins of levels 6-10 (level L learned against level L hand-set, 100 games
+/// each, `kondavo match -v antidraughts --option level=L --option E2:eval-file=hand`:
+/// -413, -230, -139, -56 and -42 Elo at levels 6-10, +173 at 12), so that its level 5 beat
+/// level 6 by 83% and the ladder fell where the learned weights took over.
+pub fn hand_eval_levels(base: Base) -> u8 {
+    match base {
+        Base::Antidraughts => 10,
+        _ => 5,
+    }
+}
+
+/// The handicap of `level` in `base` (`None` at full strength; levels are clamped to 1..=20).
+pub fn handicap(base: Base, level: u8) -> Option<Handicap> {
     let level = level.clamp(1, FULL);
     if level == FULL {
         return None;
@@ -41,7 +55,7 @@ pub fn handicap(level: u8) -> Option<Handicap> {
     let l = i32::from(level);
     Some(Handicap {
         nodes: (60.0 * 1.6f64.powi(l - 1)).round() as u64,
-        hand_eval: level <= 5,
+        hand_eval: level <= hand_eval_levels(base),
         noise: (60 - 6 * (l - 1)).max(0),
         // The bottom three levels choose among more lines with a wider margin: their budgets
         // (60 to 154 nodes) differ too little to set them apart by themselves.
@@ -250,11 +264,58 @@ static LADDERS: &[(Base, Ladder)] = &[
                      18 and 19, fitted 2401 and 2399, pooled)",
         },
     ),
+    (
+        Base::Breakthrough,
+        Ladder {
+            elo: [
+                84, 128, 154, 169, 201, 344, 424, 548, 700, 820, 1001, 1109, 1295, 1435, 1592,
+                1775, 2004, 2111, 2147, 2500,
+            ],
+            source: "kondavo calibrate -v breakthrough --games 40 --low-games 200 \
+                     --full-games 40 --full-from 16 --anchor 2500 (10+0.1, 3,120 games, \
+                     2026-12-06)",
+        },
+    ),
+    (
+        Base::Frisian,
+        Ladder {
+            elo: [
+                88, 152, 194, 194, 237, 356, 454, 666, 839, 987, 1111, 1207, 1410, 1579, 1759,
+                1943, 2122, 2246, 2248, 2500,
+            ],
+            source: "kondavo calibrate -v frisian --games 40 --low-games 200 --full-games 40 \
+                     --full-from 16 --anchor 2500 (10+0.1, 3,120 games, 2026-12-06; levels 3 \
+                     and 4, fitted 204 and 186, pooled)",
+        },
+    ),
+    (
+        Base::Frysk,
+        Ladder {
+            elo: [
+                983, 1049, 1081, 1131, 1199, 1318, 1369, 1463, 1558, 1665, 1780, 1868, 1965, 2072,
+                2152, 2256, 2325, 2375, 2404, 2500,
+            ],
+            source: "kondavo calibrate -v frysk --games 40 --low-games 200 --full-games 40 \
+                     --full-from 16 --anchor 2500 (10+0.1, 3,120 games, 2026-12-06)",
+        },
+    ),
+    (
+        Base::Antidraughts,
+        Ladder {
+            elo: [
+                -140, -6, 206, 459, 813, 920, 1029, 1137, 1281, 1365, 1439, 1569, 1685, 1716, 1822,
+                1927, 2182, 2240, 2372, 2500,
+            ],
+            source: "kondavo calibrate -v antidraughts --games 40 --low-games 200 \
+                     --full-games 40 --full-from 16 --anchor 2500 (10+0.1, 3,120 games, \
+                     2026-12-06; the hand-set evaluation up to level 10)",
+        },
+    ),
 ];
 
 /// The level whose rating is nearest to `elo` on the ladder of `base`, and, when `elo` is
 /// outside the ladder's range, the message that says it was clamped. An error when the rule
-/// set has no measured ladder yet.
+/// set has no ladder (none today: a rule set added later, until its ladder is measured).
 pub fn level_for_elo(base: Base, elo: i32) -> Result<(u8, Option<String>), String> {
     let l = &ladder(base)
         .ok_or_else(|| format!("no measured Elo ladder for {} yet: set level instead", base.id()))?
@@ -278,18 +339,25 @@ mod tests {
 
     #[test]
     fn the_handicap_weakens_steadily_as_the_level_falls() {
-        assert!(handicap(FULL).is_none());
-        for level in 1..FULL - 1 {
-            let (a, b) = (handicap(level).unwrap(), handicap(level + 1).unwrap());
-            assert!(a.nodes < b.nodes, "level {level}");
-            assert!(a.noise >= b.noise && a.margin >= b.margin && a.lines >= b.lines);
-            assert!(a.hand_eval || !b.hand_eval);
+        for base in Base::ALL {
+            assert!(handicap(base, FULL).is_none());
+            for level in 1..FULL - 1 {
+                let (a, b) = (handicap(base, level).unwrap(), handicap(base, level + 1).unwrap());
+                assert!(a.nodes < b.nodes, "level {level}");
+                assert!(a.noise >= b.noise && a.margin >= b.margin && a.lines >= b.lines);
+                assert!(a.hand_eval || !b.hand_eval);
+            }
+            // From level 9 a man is never given away on purpose.
+            for level in 9..FULL {
+                assert!(handicap(base, level).unwrap().margin < 100, "level {level}");
+            }
+            assert_eq!(handicap(base, 0), handicap(base, 1));
+            let hand = hand_eval_levels(base);
+            assert!(handicap(base, hand).unwrap().hand_eval, "{base:?}");
+            assert!(!handicap(base, hand + 1).unwrap().hand_eval, "{base:?}");
         }
-        // From level 9 a man is never given away on purpose.
-        for level in 9..FULL {
-            assert!(handicap(level).unwrap().margin < 100, "level {level}");
-        }
-        assert_eq!(handicap(0), handicap(1));
+        assert_eq!(hand_eval_levels(Base::International), 5);
+        assert_eq!(hand_eval_levels(Base::Antidraughts), 10);
     }
 
     #[test]
@@ -324,7 +392,10 @@ mod tests {
             assert_eq!(level, FULL);
             assert!(clamped.is_some(), "{base:?}");
         }
-        assert!(level_for_elo(Base::Frisian, 1500).is_err(), "frisian has no ladder yet");
+        // Every rule set has a ladder, its own or a shared one: `elo` is never refused.
+        for base in Base::ALL {
+            assert!(ladder(base).is_some(), "{base:?} has no ladder");
+        }
     }
 
     #[test]

@@ -638,8 +638,8 @@ fn small_endgame_databases_are_built_on_first_use_unless_egdb_build_is_off() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `level` handicaps `go think` (one honest `info`, a legal move); `elo` without a measured
-/// ladder is refused with an error and the level stays; bad values are errors.
+/// `level` handicaps `go think` (one honest `info`, a legal move); `elo` picks a level on the
+/// rule set's own ladder, clamped with an error line outside it; bad values are errors.
 #[test]
 fn level_elo_and_seed_params() {
     let mut e = Engine::start();
@@ -701,10 +701,16 @@ fn level_elo_and_seed_params() {
         let start = Position::<kondavo::rules::International>::start();
         parse_hub_move(&start, &mv).unwrap_or_else(|err| panic!("{mv}: {err}"));
     }
+    // Every rule set rates on its own ladder (or the one it shares): frisian's lowest level here.
     e.send("set-param name=variant value=frisian");
-    e.send("set-param name=elo value=1500");
+    let low = kondavo::level::ladder(kondavo::variant::Base::Frisian).expect("a ladder").elo[0];
+    e.send(&format!("set-param name=elo value={}", low - 1));
     let l = e.next();
-    assert!(l.starts_with("error message=\"elo:"), "elo without a ladder: {l}");
+    assert!(l.starts_with("error message=\"elo:"), "elo below frisian's ladder: {l}");
+    assert!(l.contains("frisian") && l.contains(&format!("using {low}")), "{l}");
+    e.send("set-param name=elo value=x");
+    let l = e.next();
+    assert!(l.starts_with("error message=\"elo:"), "elo=x: {l}");
     e.send("quit");
 }
 
