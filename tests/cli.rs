@@ -132,6 +132,29 @@ fn analyze_writes_one_line_per_position() {
     assert!(chances[0].abs_diff(chances[2]) < 100, "{out}");
 }
 
+/// `--elo` picks a level on the rule set's ladder: a negative rating is a rating (antidraughts'
+/// lowest levels rate below zero), one outside the ladder is clamped with a warning, and a rating
+/// is not accepted together with `--level`.
+#[test]
+fn analyze_elo_takes_negative_ratings_and_clamps_outside_the_ladder() {
+    let o = kondavo_stdin(
+        &["analyze", "-v", "antidraughts", "--elo", "-140", "--nodes", "100"],
+        "start\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("best="), "{}", stdout(&o));
+    assert!(!stderr(&o).contains("outside"), "-140 is on the ladder: {}", stderr(&o));
+    let o = kondavo_stdin(
+        &["analyze", "-v", "antidraughts", "--elo=-5000", "--nodes", "100"],
+        "start\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("best="), "{}", stdout(&o));
+    assert!(stderr(&o).contains("outside"), "clamped: {}", stderr(&o));
+    let o = kondavo_stdin(&["analyze", "--elo", "1500", "--level", "3"], "start\n");
+    assert_eq!(o.status.code(), Some(2), "--elo with --level: {}", stderr(&o));
+}
+
 /// A node limit can stop an iteration between its lines; the lines shown must still be one
 /// iteration's set: different moves, one depth, the best line first.
 #[test]

@@ -62,8 +62,9 @@ pub struct AnalyzeArgs {
     /// Playing strength 1-20 (20: full): answer with the move that level plays.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=20), conflicts_with = "elo")]
     pub level: Option<u8>,
-    /// A rating on the rule set's ladder: the level nearest to it (clamped to the ladder).
-    #[arg(long)]
+    /// A rating on the rule set's ladder: the level nearest to it (clamped to the ladder; the
+    /// lowest antidraughts levels rate below zero, so `--elo -140` is a rating, not an option).
+    #[arg(long, allow_negative_numbers = true)]
     pub elo: Option<i32>,
     /// Seed of the weaker levels' choices (default: a new one each run).
     #[arg(long, default_value_t = 0)]
