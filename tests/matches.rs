@@ -191,6 +191,75 @@ fn shards_merge_into_one_result_and_rate() {
     assert!(out.contains("6 games, 2 players"), "{out}");
 }
 
+/// `kondavo match` with `--games` and `--resume`: the summary line of games and pairs.
+fn resumable_match(pdn: &std::path::Path, games: &str, seed: &str) -> Output {
+    kondavo(&[
+        "match",
+        "-v",
+        "english",
+        "--engine",
+        &engine(),
+        "--engine",
+        &engine(),
+        "--name",
+        "x",
+        "--name",
+        "y",
+        "--games",
+        games,
+        "--tc",
+        "nodes=2000",
+        "--seed",
+        seed,
+        "--pdn",
+        pdn.to_str().unwrap(),
+        "--resume",
+    ])
+}
+
+#[test]
+fn a_resumed_match_plays_only_the_missing_games_and_counts_all() {
+    let pdn = temp("resume.pdn");
+    // A first run of 4 games (nothing to resume: the file does not exist yet).
+    let o = resumable_match(&pdn, "4", "7");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let first = std::fs::read_to_string(&pdn).unwrap();
+    assert_eq!(parse_pdn(&first).unwrap().len(), 4);
+    // Stopped after 4 of 8 games: the rerun adds 4 and reports all 8.
+    let o = resumable_match(&pdn, "8", "7");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("8 games, 4 pairs"), "{out}");
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    assert!(text.starts_with(&first), "the games played are kept as they were");
+    let games = parse_pdn(&text).unwrap();
+    let mut rounds: Vec<&str> = games.iter().filter_map(|g| g.tag("Round")).collect();
+    rounds.sort_unstable();
+    assert_eq!(rounds, ["1.1", "1.2", "2.1", "2.2", "3.1", "3.2", "4.1", "4.2"]);
+    // The summary equals the merge of the whole file.
+    let merged =
+        kondavo(&["match", "-v", "english", "--merge", pdn.to_str().unwrap(), "--name", "x"]);
+    assert_eq!(
+        last_line(&String::from_utf8_lossy(&merged.stdout)),
+        last_line(&out),
+        "resumed and merged summaries differ"
+    );
+    // A finished match resumed plays nothing.
+    let o = resumable_match(&pdn, "8", "7");
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("8 games, 4 pairs"));
+    assert_eq!(parse_pdn(&std::fs::read_to_string(&pdn).unwrap()).unwrap().len(), 8);
+    // Another match's file is refused, and left as it was: other openings (another seed),
+    // fewer games than the file holds.
+    for (games, seed, why) in [("8", "8", "another --seed"), ("4", "7", "not one of this match")] {
+        let o = resumable_match(&pdn, games, seed);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains("cannot resume") && err.contains(why), "{err}");
+    }
+    assert_eq!(std::fs::read_to_string(&pdn).unwrap(), text);
+}
+
 #[test]
 fn bad_match_arguments_exit_2() {
     for args in [
@@ -206,6 +275,8 @@ fn bad_match_arguments_exit_2() {
         vec!["match", "--engine", "a", "--engine", "b", "--timeout", "18446744073709551615"],
         vec!["match", "--engine", "a", "--engine", "b", "--margin", "18446744073709551615"],
         vec!["match", "--engine", "a", "--engine", "b", "--concurrency", "0"],
+        // --resume needs the --pdn file it resumes.
+        vec!["match", "--engine", "a", "--engine", "b", "--resume"],
     ] {
         let o = kondavo(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -309,5 +380,6 @@ fn clock_use_is_accounted_per_engine_and_reads_back_from_the_pdn() {
         assert!((live - read).abs() < 0.01, "engine {e}: {live} vs {read}");
         let given = m["time"]["given"][e].as_f64().unwrap();
         assert!((given - f("given", e)).abs() < 0.01, "engine {e}: {given}");
+        assert_eq!(m["time"]["moves"][e], t["moves"][e], "engine {e}");
     }
 }

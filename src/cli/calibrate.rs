@@ -133,6 +133,8 @@ pub fn run(a: CalibrateArgs) -> Result<()> {
                 margin: Duration::from_millis(100),
                 timeout: Duration::from_secs(60),
                 event: format!("kondavo calibrate {}", a.variant),
+                // (A rerun counts the games per pair of levels itself, above.)
+                resume: false,
             };
             let bar = if std::io::stderr().is_terminal() {
                 indicatif::ProgressBar::new(missing as u64)

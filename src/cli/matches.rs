@@ -38,6 +38,10 @@ pub struct MatchArgs {
     /// Append every game to this PDN file.
     #[arg(long)]
     pub pdn: Option<PathBuf>,
+    /// Continue the match of the --pdn file (same engines, names, --games, --tc, --seed,
+    /// --openings, --shard): its games are counted and only the missing ones are played.
+    #[arg(long, requires = "pdn")]
+    pub resume: bool,
     /// SPRT: elo0,elo1[,alpha,beta]; the match stops when it is decided.
     #[arg(long)]
     pub sprt: Option<String>,
@@ -162,6 +166,7 @@ pub fn run(a: MatchArgs) -> Result<()> {
         margin: Duration::from_millis(a.margin),
         timeout: Duration::from_secs(a.timeout),
         event: a.event.clone(),
+        resume: a.resume,
     };
     let bar = if std::io::stderr().is_terminal() {
         indicatif::ProgressBar::new(0)

@@ -173,6 +173,9 @@ pub struct MatchConfig {
     pub timeout: Duration,
     /// PDN `Event` tag.
     pub event: String,
+    /// Continue the match of the `pdn` file: its games (the same engines, openings and time
+    /// control) are counted and not played again.
+    pub resume: bool,
 }
 
 /// One finished game.
@@ -214,7 +217,7 @@ pub struct TimeUse {
     pub games: [u64; 2],
     /// Seconds spent thinking.
     pub think: [f64; 2],
-    /// Moves made (0 when unknown, as in merged PDN files).
+    /// Moves made (read back from the moves of the games in merged PDN files).
     pub moves: [u64; 2],
     /// Seconds the clocks gave (starting time plus increments; 0 without a clock).
     pub given: [f64; 2],
@@ -297,6 +300,22 @@ impl Summary {
     /// The headline Elo: from pairs when there are any, else from games.
     pub fn elo(&self) -> stats::EloEstimate {
         if self.penta.pairs() > 0 { self.elo_pairs } else { self.elo_games }
+    }
+
+    /// Counts one game: the first engine's points, why it ended, the time used. (Pairs are
+    /// counted by the caller, which knows them.)
+    fn count_game(&mut self, points: f64, termination: &str, time: Option<&GameTime>) {
+        match points {
+            p if p >= 1.0 => self.wdl.wins += 1,
+            p if p <= 0.0 => self.wdl.losses += 1,
+            _ => self.wdl.draws += 1,
+        }
+        if !termination.is_empty() {
+            *self.terminations.entry(termination_kind(termination)).or_default() += 1;
+        }
+        if let Some(t) = time {
+            self.time.add(t);
+        }
     }
 
     fn update(&mut self, sprt: Option<Sprt>) {
@@ -731,8 +750,51 @@ pub fn run(cfg: &MatchConfig, progress: &mut dyn FnMut(&Progress)) -> Result<Sum
     let order = shuffled(cfg.openings.len(), cfg.seed);
     let pairs: Vec<usize> =
         (0..pairs_total).filter(|p| cfg.shard.is_none_or(|(k, n)| p % n == k - 1)).collect();
-    let jobs: VecDeque<(usize, usize)> = pairs.iter().flat_map(|&p| [(p, 0), (p, 1)]).collect();
+    let mut jobs: VecDeque<(usize, usize)> = pairs.iter().flat_map(|&p| [(p, 0), (p, 1)]).collect();
     let total = jobs.len();
+    let mut summary =
+        Summary::new(cfg.variant, [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()]);
+    summary.update(cfg.sprt);
+    let mut pair_points: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+    let mut done = 0;
+    if cfg.resume
+        && let Some(path) = &cfg.pdn
+        && path.exists()
+    {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error(format!("cannot read {}: {e}", path.display())))?;
+        for g in pdn::parse_pdn(&text)? {
+            let (pair, game) = resumed_game(cfg, &order, &g)
+                .map_err(|why| Error(format!("cannot resume from {}: {why}", path.display())))?;
+            let Some(at) = jobs.iter().position(|&j| j == (pair, game)) else {
+                bail!(
+                    "cannot resume from {}: game {}.{} is not one of this match's games \
+                     (another --games or --shard, or a game twice?)",
+                    path.display(),
+                    pair + 1,
+                    game + 1
+                );
+            };
+            jobs.remove(at);
+            let r = read_game(&g, &cfg.engines[0].name, cfg.variant);
+            summary.count_game(r.points, &r.termination, r.time.as_ref());
+            let entry = pair_points.entry(pair).or_default();
+            entry.push(r.points);
+            if entry.len() == 2 {
+                summary.penta.add(entry[0] + entry[1]);
+            }
+            done += 1;
+        }
+        summary.update(cfg.sprt);
+        if summary.sprt.is_some_and(|(_, _, v)| v != Verdict::Continue) {
+            jobs.clear();
+        }
+        log::info!(
+            "resuming: {done} games read back from {}, {} to play",
+            path.display(),
+            jobs.len()
+        );
+    }
     let jobs = Arc::new(Mutex::new(jobs));
     let stop = Arc::new(AtomicBool::new(false));
     let mut pdn_file = match &cfg.pdn {
@@ -746,12 +808,7 @@ pub fn run(cfg: &MatchConfig, progress: &mut dyn FnMut(&Progress)) -> Result<Sum
         None => None,
     };
     let cpu_before = cpu_seconds();
-    let mut summary =
-        Summary::new(cfg.variant, [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()]);
-    summary.update(cfg.sprt);
-    let mut pair_points: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
     let (tx, rx) = channel::<GameRecord>();
-    let mut done = 0;
     std::thread::scope(|s| -> Result<()> {
         for w in 0..cfg.concurrency.clamp(1, 256) {
             let (jobs, stop, tx, order) =
@@ -783,13 +840,7 @@ pub fn run(cfg: &MatchConfig, progress: &mut dyn FnMut(&Progress)) -> Result<Sum
                 f.write_all(rec.pdn.as_bytes())
                     .map_err(|e| Error(format!("cannot write the PDN file: {e}")))?;
             }
-            match rec.points {
-                p if p >= 1.0 => summary.wdl.wins += 1,
-                p if p <= 0.0 => summary.wdl.losses += 1,
-                _ => summary.wdl.draws += 1,
-            }
-            *summary.terminations.entry(termination_kind(&rec.termination)).or_default() += 1;
-            summary.time.add(&rec.time);
+            summary.count_game(rec.points, &rec.termination, Some(&rec.time));
             let entry = pair_points.entry(rec.pair).or_default();
             entry.push(rec.points);
             if entry.len() == 2 {
@@ -809,6 +860,96 @@ pub fn run(cfg: &MatchConfig, progress: &mut dyn FnMut(&Progress)) -> Result<Sum
         summary.cpu = Some((r1 - r0, c1 - c0));
     }
     Ok(summary)
+}
+
+/// A game read back from a match's PDN: its pair and game number (from the `Round` tag
+/// `pair.game`, 0-based here, when it has one), the first engine's points, why it ended and
+/// the time used (from the tags `WhiteTime`, `WhiteClock`, ...).
+struct ReadGame {
+    round: Option<(usize, usize)>,
+    points: f64,
+    termination: String,
+    time: Option<GameTime>,
+}
+
+fn read_game(g: &pdn::PdnGame, first: &str, variant: Variant) -> ReadGame {
+    let white_first = g.tag("White") == Some(first);
+    let white_points = g.result.white_points().unwrap_or(0.5);
+    let points = if white_first { white_points } else { 1.0 - white_points };
+    let seconds = |tag: &str| g.tag(tag).and_then(|v| v.parse::<f64>().ok());
+    let time = match (seconds("WhiteTime"), seconds("BlackTime")) {
+        (Some(w), Some(b)) => {
+            let mut t = GameTime::default();
+            let (we, be) = if white_first { (0, 1) } else { (1, 0) };
+            t.think[we] = w;
+            t.think[be] = b;
+            t.left[we] = seconds("WhiteClock");
+            t.left[be] = seconds("BlackClock");
+            // Moves by colour: the side to move at the start (the FEN's, else the rule
+            // set's first mover) made the odd plies.
+            let starts_white = match g.tag("FEN").and_then(|f| f.trim().chars().next()) {
+                Some(c) => c.eq_ignore_ascii_case(&'W'),
+                None => with_rules!(variant, R => R::FIRST == Color::White),
+            };
+            let plies = g.moves.len() as u64;
+            let (odd, even) = (plies.div_ceil(2), plies / 2);
+            (t.moves[we], t.moves[be]) = if starts_white { (odd, even) } else { (even, odd) };
+            Some(t)
+        }
+        _ => None,
+    };
+    let round = g.tag("Round").and_then(|r| {
+        let (p, k) = r.split_once('.')?;
+        let number = |x: &str| x.trim().parse::<usize>().ok()?.checked_sub(1);
+        Some((number(p)?, number(k)?))
+    });
+    ReadGame {
+        round,
+        points,
+        termination: g.tag("Termination").unwrap_or_default().to_string(),
+        time,
+    }
+}
+
+/// The pair and game (0-based) of a game read back for `--resume`, when it belongs to the
+/// match `cfg` describes: the same rule set, engines, time control, and the opening the
+/// match gives its pair.
+fn resumed_game(
+    cfg: &MatchConfig,
+    order: &[usize],
+    g: &pdn::PdnGame,
+) -> std::result::Result<(usize, usize), String> {
+    let round = g.tag("Round").unwrap_or("?");
+    let Some((pair, game)) = read_game(g, "", cfg.variant).round.filter(|&(_, k)| k < 2) else {
+        return Err(format!("a game's Round is \"{round}\", not PAIR.GAME of a kondavo match"));
+    };
+    let names = [g.tag("White").unwrap_or("?"), g.tag("Black").unwrap_or("?")];
+    let (first, second) = (cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str());
+    if names != [first, second] && names != [second, first] {
+        return Err(format!(
+            "game {round} is {} against {}, this match {first} against {second}",
+            names[0], names[1]
+        ));
+    }
+    if g.variant().is_some_and(|v| v != cfg.variant) {
+        return Err(format!("game {round} is not {}", cfg.variant));
+    }
+    let tc = cfg.tc.describe();
+    if let Some(t) = g.tag("TimeControl")
+        && t != tc
+    {
+        return Err(format!("game {round} was played at {t}, this match at {tc}"));
+    }
+    let opening = &cfg.openings[order[pair % order.len()]].name;
+    if let Some(o) = g.tag("Opening")
+        && o != opening
+    {
+        return Err(format!(
+            "game {round} was played from \"{o}\", this match plays \"{opening}\" there \
+             (another --seed or --openings?)"
+        ));
+    }
+    Ok((pair, game))
 }
 
 /// The summary of games read from PDN files: `first` names the first engine (default: White
@@ -833,32 +974,13 @@ pub fn merge(texts: &[String], variant: Variant, first: Option<&str>) -> Result<
         .unwrap_or("?")
         .to_string();
     let mut summary = Summary::new(variant, [first.clone(), second]);
-    let mut pair_points: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    let mut pair_points: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
     for g in &games {
-        let white_first = g.tag("White") == Some(first.as_str());
-        let white_points = g.result.white_points().unwrap_or(0.5);
-        let points = if white_first { white_points } else { 1.0 - white_points };
-        match points {
-            p if p >= 1.0 => summary.wdl.wins += 1,
-            p if p <= 0.0 => summary.wdl.losses += 1,
-            _ => summary.wdl.draws += 1,
-        }
-        if let Some(t) = g.tag("Termination") {
-            *summary.terminations.entry(termination_kind(t)).or_default() += 1;
-        }
-        let seconds = |tag: &str| g.tag(tag).and_then(|v| v.parse::<f64>().ok());
-        if let (Some(w), Some(b)) = (seconds("WhiteTime"), seconds("BlackTime")) {
-            let mut t = GameTime::default();
-            let (we, be) = if white_first { (0, 1) } else { (1, 0) };
-            t.think[we] = w;
-            t.think[be] = b;
-            t.left[we] = seconds("WhiteClock");
-            t.left[be] = seconds("BlackClock");
-            summary.time.add(&t);
-        }
-        if let Some((pair, _)) = g.tag("Round").and_then(|r| r.split_once('.')) {
-            let entry = pair_points.entry(pair.to_string()).or_default();
-            entry.push(points);
+        let r = read_game(g, &first, variant);
+        summary.count_game(r.points, &r.termination, r.time.as_ref());
+        if let Some((pair, _)) = r.round {
+            let entry = pair_points.entry(pair).or_default();
+            entry.push(r.points);
             if entry.len() == 2 {
                 summary.penta.add(entry[0] + entry[1]);
             }
