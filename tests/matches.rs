@@ -230,6 +230,7 @@ fn a_resumed_match_plays_only_the_missing_games_and_counts_all() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.contains("8 games, 4 pairs"), "{out}");
+    assert!(out.contains("4 were read back"), "{out}");
     let text = std::fs::read_to_string(&pdn).unwrap();
     assert!(text.starts_with(&first), "the games played are kept as they were");
     let games = parse_pdn(&text).unwrap();

@@ -274,10 +274,13 @@ pub struct Summary {
     pub sprt: Option<(Sprt, f64, Verdict)>,
     /// Termination reasons with counts.
     pub terminations: BTreeMap<String, u64>,
-    /// Seconds of CPU used by the runner itself and by the engines, if known.
+    /// Seconds of CPU used by the runner itself and by the engines, if known (in this run:
+    /// not by the games a resumed match read back).
     pub cpu: Option<(f64, f64)>,
     /// How the engines used their time.
     pub time: TimeUse,
+    /// Games read back from the PDN file by `--resume` (counted in the results above).
+    pub resumed: u64,
 }
 
 impl Summary {
@@ -294,6 +297,7 @@ impl Summary {
             terminations: BTreeMap::new(),
             cpu: None,
             time: TimeUse::default(),
+            resumed: 0,
         }
     }
 
@@ -398,8 +402,13 @@ impl Summary {
         if let Some((runner, engines)) = self.cpu {
             let share =
                 if runner + engines > 0.0 { 100.0 * runner / (runner + engines) } else { 0.0 };
+            let run = if self.resumed > 0 {
+                format!(" (the games played in this run; {} were read back)", self.resumed)
+            } else {
+                String::new()
+            };
             out.push_str(&format!(
-                "cpu: runner {runner:.2} s, engines {engines:.2} s (runner {share:.1}%)\n"
+                "cpu: runner {runner:.2} s, engines {engines:.2} s (runner {share:.1}%){run}\n"
             ));
         }
         out.push_str(&format!("elo={:.1} +/- {:.1}\n", tenths(e.elo), e.interval));
@@ -785,6 +794,7 @@ pub fn run(cfg: &MatchConfig, progress: &mut dyn FnMut(&Progress)) -> Result<Sum
             }
             done += 1;
         }
+        summary.resumed = done as u64;
         summary.update(cfg.sprt);
         if summary.sprt.is_some_and(|(_, _, v)| v != Verdict::Continue) {
             jobs.clear();
