@@ -146,27 +146,7 @@ fn shards_merge_into_one_result_and_rate() {
     let a = temp("shard1.pdn");
     let b = temp("shard2.pdn");
     for (shard, file) in [("1/2", &a), ("2/2", &b)] {
-        let o = kondavo(&[
-            "match",
-            "-v",
-            "english",
-            "--engine",
-            &engine(),
-            "--engine",
-            &engine(),
-            "--name",
-            "x",
-            "--name",
-            "y",
-            "--games",
-            "6",
-            "--tc",
-            "nodes=2000",
-            "--shard",
-            shard,
-            "--pdn",
-            file.to_str().unwrap(),
-        ]);
+        let o = xy_match(file, &["--games", "6", "--shard", shard]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
     let n1 = parse_pdn(&std::fs::read_to_string(&a).unwrap()).unwrap().len();
@@ -191,30 +171,34 @@ fn shards_merge_into_one_result_and_rate() {
     assert!(out.contains("6 games, 2 players"), "{out}");
 }
 
-/// `kondavo match` with `--games` and `--resume`: the summary line of games and pairs.
-fn resumable_match(pdn: &std::path::Path, games: &str, seed: &str) -> Output {
-    kondavo(&[
+/// An english match of kondavo as "x" against kondavo as "y" at 2,000 nodes a move, into
+/// `pdn`, with `extra` arguments.
+fn xy_match(pdn: &std::path::Path, extra: &[&str]) -> Output {
+    let engine = engine();
+    let mut args = vec![
         "match",
         "-v",
         "english",
         "--engine",
-        &engine(),
+        &engine,
         "--engine",
-        &engine(),
+        &engine,
         "--name",
         "x",
         "--name",
         "y",
-        "--games",
-        games,
         "--tc",
         "nodes=2000",
-        "--seed",
-        seed,
         "--pdn",
         pdn.to_str().unwrap(),
-        "--resume",
-    ])
+    ];
+    args.extend_from_slice(extra);
+    kondavo(&args)
+}
+
+/// `kondavo match` with `--games` and `--resume`.
+fn resumable_match(pdn: &std::path::Path, games: &str, seed: &str) -> Output {
+    xy_match(pdn, &["--games", games, "--seed", seed, "--resume"])
 }
 
 #[test]

@@ -30,7 +30,7 @@ use client::{Client, EngineSpec, Failure};
 use openings::Opening;
 use serde::Serialize;
 use stats::{Penta, Sprt, Verdict, Wdl};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -772,10 +772,11 @@ pub fn run(cfg: &MatchConfig, progress: &mut dyn FnMut(&Progress)) -> Result<Sum
     {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error(format!("cannot read {}: {e}", path.display())))?;
+        let mut left: BTreeSet<(usize, usize)> = jobs.iter().copied().collect();
         for g in pdn::parse_pdn(&text)? {
             let (pair, game) = resumed_game(cfg, &order, &g)
                 .map_err(|why| Error(format!("cannot resume from {}: {why}", path.display())))?;
-            let Some(at) = jobs.iter().position(|&j| j == (pair, game)) else {
+            if !left.remove(&(pair, game)) {
                 bail!(
                     "cannot resume from {}: game {}.{} is not one of this match's games \
                      (another --games or --shard, or a game twice?)",
@@ -783,8 +784,7 @@ pub fn run(cfg: &MatchConfig, progress: &mut dyn FnMut(&Progress)) -> Result<Sum
                     pair + 1,
                     game + 1
                 );
-            };
-            jobs.remove(at);
+            }
             let r = read_game(&g, &cfg.engines[0].name, cfg.variant);
             summary.count_game(r.points, &r.termination, r.time.as_ref());
             let entry = pair_points.entry(pair).or_default();
@@ -794,6 +794,7 @@ pub fn run(cfg: &MatchConfig, progress: &mut dyn FnMut(&Progress)) -> Result<Sum
             }
             done += 1;
         }
+        jobs.retain(|j| left.contains(j));
         summary.resumed = done as u64;
         summary.update(cfg.sprt);
         if summary.sprt.is_some_and(|(_, _, v)| v != Verdict::Continue) {
@@ -908,17 +909,19 @@ fn read_game(g: &pdn::PdnGame, first: &str, variant: Variant) -> ReadGame {
         }
         _ => None,
     };
-    let round = g.tag("Round").and_then(|r| {
-        let (p, k) = r.split_once('.')?;
-        let number = |x: &str| x.trim().parse::<usize>().ok()?.checked_sub(1);
-        Some((number(p)?, number(k)?))
-    });
     ReadGame {
-        round,
+        round: round_of(g),
         points,
         termination: g.tag("Termination").unwrap_or_default().to_string(),
         time,
     }
+}
+
+/// The pair and game of a game, 0-based, from its `Round` tag `pair.game` (1-based).
+fn round_of(g: &pdn::PdnGame) -> Option<(usize, usize)> {
+    let (p, k) = g.tag("Round")?.split_once('.')?;
+    let number = |x: &str| x.trim().parse::<usize>().ok()?.checked_sub(1);
+    Some((number(p)?, number(k)?))
 }
 
 /// The pair and game (0-based) of a game read back for `--resume`, when it belongs to the
@@ -930,7 +933,7 @@ fn resumed_game(
     g: &pdn::PdnGame,
 ) -> std::result::Result<(usize, usize), String> {
     let round = g.tag("Round").unwrap_or("?");
-    let Some((pair, game)) = read_game(g, "", cfg.variant).round.filter(|&(_, k)| k < 2) else {
+    let Some((pair, game)) = round_of(g).filter(|&(_, k)| k < 2) else {
         return Err(format!("a game's Round is \"{round}\", not PAIR.GAME of a kondavo match"));
     };
     let names = [g.tag("White").unwrap_or("?"), g.tag("Black").unwrap_or("?")];
