@@ -5,6 +5,7 @@
 //! One search is one call of [`run`]: the calling thread is the main worker (it keeps the
 //! time and reports), helpers are scoped threads that share the table and the stop flag.
 
+mod smp;
 mod time;
 mod tune;
 mod worker;
@@ -17,7 +18,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::score::Score;
 use crate::tt::Table;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use worker::Worker;
 
@@ -230,6 +231,10 @@ pub(crate) struct Shared<'a> {
     pub control: &'a Control,
     pub nodes: AtomicU64,
     pub started: Instant,
+    /// The depth the main worker is searching (helpers may aim past it).
+    pub main_depth: AtomicI32,
+    /// The nodes near the root that a worker is searching now.
+    pub marks: smp::Marks,
 }
 
 /// Runs a search and calls `report` with every [`Info`]. Returns the best move and the
@@ -241,6 +246,8 @@ pub fn run<R: Eval>(input: SearchInput<'_, R>, mut report: impl FnMut(&Info)) ->
         control: input.control,
         nodes: AtomicU64::new(0),
         started: Instant::now(),
+        main_depth: AtomicI32::new(0),
+        marks: smp::Marks::new(input.threads.clamp(1, 256)),
     };
     input.tt.new_search();
     let threads = input.threads.clamp(1, 256);
@@ -260,7 +267,8 @@ pub fn run<R: Eval>(input: SearchInput<'_, R>, mut report: impl FnMut(&Info)) ->
             }
         }
         let main = Worker::new(0, input, &shared).iterate(&mut report);
-        // The main worker decides when the search ends; helpers follow.
+        // The main worker decides when the search ends (or a helper that completes a depth
+        // limit, by stopping it); helpers follow.
         shared.control.stop();
         results.push(main);
         for h in helpers {

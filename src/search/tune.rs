@@ -75,6 +75,12 @@ params! {
     tm_soft_pct = 60;
     tm_change = 0;
     tm_drop = 30;
+    /// Lazy SMP: a helper's next iteration is at least this many plies past the one the
+    /// main worker is searching (0: helpers iterate on their own, from depth 1 or 2).
+    smp_ahead = 0;
+    /// Lazy SMP: a worker entering a node (within 8 plies of the root) that another worker
+    /// is searching reduces its late moves this many plies more (0: off).
+    smp_marks = 0;
 }
 
 /// The parameters in force.

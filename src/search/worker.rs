@@ -228,9 +228,18 @@ impl<'a, R: Eval> Worker<'a, R> {
             .limits
             .depth
             .map_or(MAX_PLY as i32 - 8, |d| (d as i32).clamp(1, MAX_PLY as i32 - 8));
-        // Helpers start one ply deeper every other thread, so the threads spread their work.
-        let first = 1 + (self.id % 2) as i32;
-        for depth in first..=max_depth {
+        // Helpers start one ply deeper every other thread, so the threads spread their work;
+        // with `smp_ahead`, a helper's next iteration is at least that far past the main
+        // worker's.
+        let mut depth = (self.id % 2) as i32;
+        while depth < max_depth {
+            depth += 1;
+            if self.is_main() {
+                self.shared.main_depth.store(depth, Ordering::Relaxed);
+            } else if params().smp_ahead > 0 {
+                let ahead = self.shared.main_depth.load(Ordering::Relaxed) + params().smp_ahead;
+                depth = depth.max(ahead.min(max_depth));
+            }
             self.root_depth = depth;
             self.seldepth = 0;
             for rm in &mut self.root_moves {
@@ -271,6 +280,11 @@ impl<'a, R: Eval> Worker<'a, R> {
             result.score = self.root_moves[0].score;
             result.best = Some(self.root_moves[0].mv);
             result.ponder = self.root_moves[0].pv.get(1).copied();
+            if depth == max_depth && self.ends_the_search() {
+                // A helper holds a complete result at the depth limit: the deepest one,
+                // which the search returns, so the main worker need not finish it too.
+                self.shared.control.stop();
+            }
             if single || !self.should_go_deeper(depth) {
                 break;
             }
@@ -338,6 +352,18 @@ impl<'a, R: Eval> Worker<'a, R> {
         if p.tm_change > 0 && (rm.mv != best || rm.score.0 <= score.0 - p.tm_drop) {
             self.time_factor = (self.time_factor * (1.0 + f64::from(p.tm_change) / 100.0)).min(2.0);
         }
+    }
+
+    /// True when this worker, having completed the depth limit, ends the whole search: a
+    /// helper, one line (several lines are reported from the main worker's iterations, which
+    /// must stay one set), and a search that would end there anyway (not an analysis that
+    /// waits for `stop`, nor a ponder search).
+    fn ends_the_search(&self) -> bool {
+        !self.is_main()
+            && self.input.limits.depth.is_some()
+            && self.input.multipv <= 1
+            && !self.input.limits.infinite
+            && !self.shared.control.is_pondering()
     }
 
     fn should_go_deeper(&self, depth: i32) -> bool {
@@ -701,6 +727,10 @@ impl<'a, R: Eval> Worker<'a, R> {
             }
         }
 
+        // 7c. Threads: a node another worker is searching gets its late moves reduced more.
+        let shared = self.shared;
+        let mark = (p.smp_marks > 0 && ply < 8).then(|| shared.marks.enter(key, self.id));
+        let busy = mark.as_ref().is_some_and(|m| m.busy);
         let mut scores = self.order(pos, &moves, tt_move, ply);
         let mut best = -Score::INFINITE;
         let mut best_index: Option<usize> = None;
@@ -752,7 +782,8 @@ impl<'a, R: Eval> Worker<'a, R> {
                     && (!threatened || p.lmr_threat != 0)
                     && searched >= p.lmr_moves as usize
                 {
-                    r = LMR[depth.min(63) as usize][searched.min(63)] - i32::from(pv_node);
+                    r = LMR[depth.min(63) as usize][searched.min(63)] - i32::from(pv_node)
+                        + if busy { p.smp_marks } else { 0 };
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.search(
