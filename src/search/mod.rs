@@ -239,18 +239,18 @@ pub(crate) struct Shared<'a> {
 
 /// Runs a search and calls `report` with every [`Info`]. Returns the best move and the
 /// expected reply. The calling thread is the main worker; `threads - 1` helpers run beside
-/// it and stop when it does.
+/// it and stop when it does (a helper that completes a depth limit stops it first).
 pub fn run<R: Eval>(input: SearchInput<'_, R>, mut report: impl FnMut(&Info)) -> SearchResult {
+    let threads = input.threads.clamp(1, 256);
     let shared = Shared {
         tt: input.tt,
         control: input.control,
         nodes: AtomicU64::new(0),
         started: Instant::now(),
         main_depth: AtomicI32::new(0),
-        marks: smp::Marks::new(input.threads.clamp(1, 256)),
+        marks: smp::Marks::new(threads),
     };
     input.tt.new_search();
-    let threads = input.threads.clamp(1, 256);
     let input = &input;
     let mut results = Vec::new();
     std::thread::scope(|s| {
