@@ -319,7 +319,7 @@ fn main() {
          # {variant} {games} {seed} --write` (noisy self-play from {source};\n\
          # the games depend on the engine version). Each N is proven by the exhaustive AND/OR\n\
          # prover of tests/common_wins (a win within N plies, none within N - 2) and checked\n\
-         # again, with the engine's answer, by tests/search_wins.rs.\n\
+         # again, with the engine's answer, by tests/it/search_wins.rs.\n\
          # Selection: N >= 5, not every legal move wins, sacrifices preferred."
     );
     for c in &chosen {

@@ -17,7 +17,7 @@ have no pydraughts counterpart and are not checked here.
 Frisian's king-move limit (the same king may make at most three quiet moves in a row while its
 side has men) never shows at the depths compared here: pydraughts keeps it in its move history,
 which starts empty for every position given as a Hub string, and kondavo's counters likewise
-start at zero there; the limit first bites on the seventh ply of a tree. tests/rules.rs checks it.
+start at zero there; the limit first bites on the seventh ply of a tree. tests/it/rules.rs checks it.
 
 1. Positions, all reproducible (fixed seed):
    - random playouts from the start position, played with pydraughts' own legal moves; every

@@ -18,17 +18,13 @@
 //! (or fails, with `KONDAVO_REQUIRE_PYDRAUGHTS=1`; CI sets it). See `tests/pyvenv` for the
 //! places looked in and the environment variables.
 //!
-//! The two tests take turns (a lock): the games are timed, and two matches at once on a small
-//! machine would mostly measure each other. About two minutes each on 2 cores.
+//! The tests of `tests/clock` take turns (its `MACHINE` lock): the games are timed, and two
+//! matches at once on a small machine would mostly measure each other. About two minutes each
+//! on 2 cores.
 
-mod pyvenv;
-
+use crate::pyvenv;
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::time::Duration;
-
-/// One match at a time.
-static SERIAL: Mutex<()> = Mutex::new(());
 
 /// The whole script, far beyond its expected run time: it has its own timeouts on every
 /// search, this one catches anything else.
@@ -36,7 +32,7 @@ const SCRIPT_TIMEOUT: Duration = Duration::from_secs(600);
 
 fn run_games(venv: &str, extra: &[&str]) {
     let Some(python) = pyvenv::python(venv) else { return };
-    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = crate::MACHINE.lock().unwrap_or_else(|e| e.into_inner());
     let transcripts = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hub_games").join(venv);
     let mut args = pyvenv::args(["--kondavo", env!("CARGO_BIN_EXE_kondavo"), "--transcripts"]);
     args.push(transcripts.clone().into_os_string());

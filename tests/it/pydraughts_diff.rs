@@ -11,8 +11,7 @@
 //! (or fails, with `KONDAVO_REQUIRE_PYDRAUGHTS=1`; CI sets it). See `tests/pyvenv` for the
 //! places looked in and the environment variables.
 
-mod pyvenv;
-
+use crate::pyvenv;
 use std::time::Duration;
 
 /// Far beyond the script's run time (about a minute).

@@ -49,9 +49,8 @@
 //! A missing venv skips the test (see `tests/pyvenv`).
 //! About 16 s per pydraughts version on 2 cores (the two tests run side by side: about 20 s).
 
-mod pyvenv;
-
-use pyvenv::repo_root;
+use crate::pyvenv;
+use crate::pyvenv::repo_root;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};

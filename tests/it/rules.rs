@@ -1,9 +1,7 @@
 //! One test per rule of `shared/rules.md`, each on a hand-made position whose legal moves
 //! were worked out by hand from the rule (the comment says how). Names say the rule.
 
-mod common;
-
-use common::{fen_after, find, keep_list, legal, legal_after, sorted};
+use crate::common::{fen_after, find, keep_list, legal, legal_after, sorted};
 use kondavo::color::Color;
 use kondavo::game::{DrawRules, Game, Outcome};
 use kondavo::notation::parse_position;

@@ -1,9 +1,7 @@
 //! Positions and moves as text: start positions, FEN and Hub strings in every accepted form,
 //! square numberings, move notation, and errors that name the problem.
 
-mod common;
-
-use common::legal;
+use crate::common::legal;
 use kondavo::notation::*;
 use kondavo::position::Position;
 use kondavo::rules::*;

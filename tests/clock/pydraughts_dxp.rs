@@ -13,23 +13,19 @@
 //! (or fails, with `KONDAVO_REQUIRE_PYDRAUGHTS=1`; CI sets it). See `tests/pyvenv` for the
 //! places looked in and the environment variables.
 //!
-//! The two tests take turns (a lock): pydraughts busy-waits for every answer, and two runs at
-//! once would starve kondavo's clock on a small machine. About 15 s each.
+//! The tests of `tests/clock` take turns (its `MACHINE` lock): pydraughts busy-waits for
+//! every answer, and two runs at once would starve kondavo's clock on a small machine. About
+//! 15 s each.
 
-mod pyvenv;
-
-use std::sync::Mutex;
+use crate::pyvenv;
 use std::time::Duration;
-
-/// One run at a time.
-static SERIAL: Mutex<()> = Mutex::new(());
 
 /// The whole script, far beyond its expected run time (it has its own timeouts).
 const SCRIPT_TIMEOUT: Duration = Duration::from_secs(300);
 
 fn run_games(venv: &str) {
     let Some(python) = pyvenv::python(venv) else { return };
-    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = crate::MACHINE.lock().unwrap_or_else(|e| e.into_inner());
     let run = pyvenv::run_script(
         &python,
         "dxp_games.py",

@@ -14,9 +14,7 @@
 //! The engine searches in `Mode::Think`, which stops by itself once a forced result has been
 //! searched a few plies past its end; the node budget is the hard limit.
 
-mod common_wins;
-
-use common_wins::{Proof, Prover};
+use crate::common_wins::{Proof, Prover};
 use kondavo::engine::{Engine, GameSpec, Options};
 use kondavo::eval::Eval;
 use kondavo::notation::{parse_hub_move, parse_position, to_fen};
