@@ -112,6 +112,24 @@ impl<'a, R: Eval> Worker<'a, R> {
         }
     }
 
+    /// Starts loading the evaluation-cache line of a child position, as the table's
+    /// prefetch does for its bucket: the cache (512 KiB) is as large as a core's L2 here,
+    /// and the child's evaluation waited on the load (the slot's read was 8% of the search's
+    /// time in perf).
+    #[inline(always)]
+    fn prefetch_eval(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let slot = &self.eval_cache[key as usize & (EVAL_CACHE - 1)];
+            // SAFETY: a prefetch is only a hint to the cache; it reads no memory that the
+            // program can observe and cannot fault, and the address is a live slot.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(slot).cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The static evaluation, with the level's noise if any.
     #[inline]
     fn evaluate(&mut self, pos: &Position<R>) -> Score {
@@ -743,6 +761,7 @@ impl<'a, R: Eval> Worker<'a, R> {
             let mv = moves[i];
             let child = pos.after(mv);
             self.shared.tt.prefetch(child.key());
+            self.prefetch_eval(child.key());
             let quiet = !mv.is_capture() && !mv.is_promotion();
             // A move after which the opponent must capture is a sacrifice or an exchange:
             // tactics, never pruned, and reduced like any late quiet move only with
@@ -1015,6 +1034,7 @@ impl<'a, R: Eval> Worker<'a, R> {
         moves.sort_by_key(|m| std::cmp::Reverse(m.captured().count()));
         for &mv in &moves {
             let child = pos.after(mv);
+            self.prefetch_eval(child.key());
             let mut child_sacs = sacs;
             if offers && !mv.is_capture() && !mv.is_promotion() {
                 // An exchange offer: only a move that the opponent must answer by capturing.
