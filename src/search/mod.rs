@@ -278,16 +278,7 @@ pub fn run<R: Eval>(input: SearchInput<'_, R>, mut report: impl FnMut(&Info)) ->
         }
     });
     let nodes = shared.nodes.load(Ordering::Relaxed);
-    // The best thread: the deepest completed iteration, then the best score; the main
-    // worker wins ties (so one thread is deterministic).
-    let mut best = results.swap_remove(0);
-    for r in results {
-        if r.best.is_some()
-            && (r.depth > best.depth || (r.depth == best.depth && r.score > best.score))
-        {
-            best = r;
-        }
-    }
+    let mut best = smp::best_thread(results, tune::params().smp_vote);
     best.nodes = nodes;
     best
 }

@@ -81,6 +81,9 @@ params! {
     /// Lazy SMP: a worker entering a node (within 8 plies of the root) that another worker
     /// is searching reduces its late moves this many plies more (0: off).
     smp_marks = 0;
+    /// Lazy SMP: the move played is the workers' vote, each giving its move (score - lowest
+    /// score + `smp_vote`) × depth votes, as Stockfish does (0: the deepest worker's move).
+    smp_vote = 0;
 }
 
 /// The parameters in force.
