@@ -31,12 +31,13 @@ pub(crate) fn best_thread(mut results: Vec<SearchResult>, vote: i32) -> SearchRe
             }
         }
     } else {
-        let played = || results.iter().filter(|r| r.best.is_some());
-        let lowest = played().map(|r| r.score.0).min().unwrap_or(0);
+        let lowest = results.iter().filter(|r| r.best.is_some()).map(|r| r.score.0).min();
         let mut votes: HashMap<Move, i64> = HashMap::new();
-        for r in played() {
-            let weight = i64::from(r.score.0 - lowest + vote) * i64::from(r.depth.max(1));
-            *votes.entry(r.best.unwrap_or_default()).or_default() += weight;
+        for r in &results {
+            if let (Some(m), Some(lowest)) = (r.best, lowest) {
+                let weight = i64::from(r.score.0 - lowest + vote) * i64::from(r.depth.max(1));
+                *votes.entry(m).or_default() += weight;
+            }
         }
         let votes_of = |r: &SearchResult| r.best.map_or(i64::MIN, |m| votes[&m]);
         let won = |s: Score| s.0 >= Score::DATABASE_WIN_MIN.0;

@@ -79,6 +79,12 @@ const EXACT_NODES: u64 = 1 << 16;
 /// Entries of a worker's evaluation cache (a power of two; 8 bytes each).
 const EVAL_CACHE: usize = 1 << 16;
 
+/// The evaluation-cache slot of a position's key.
+#[inline(always)]
+fn eval_slot(key: u64) -> usize {
+    key as usize & (EVAL_CACHE - 1)
+}
+
 impl<'a, R: Eval> Worker<'a, R> {
     pub fn new(id: usize, input: &'a SearchInput<'a, R>, shared: &'a Shared<'a>) -> Self {
         let mut keys = input.history.clone();
@@ -118,23 +124,14 @@ impl<'a, R: Eval> Worker<'a, R> {
     /// time in perf).
     #[inline(always)]
     fn prefetch_eval(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let slot = &self.eval_cache[key as usize & (EVAL_CACHE - 1)];
-            // SAFETY: a prefetch is only a hint to the cache; it reads no memory that the
-            // program can observe and cannot fault, and the address is a live slot.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(slot).cast::<i8>()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::tt::prefetch(&self.eval_cache[eval_slot(key)]);
     }
 
     /// The static evaluation, with the level's noise if any.
     #[inline]
     fn evaluate(&mut self, pos: &Position<R>) -> Score {
         let key = pos.key();
-        let slot = key as usize & (EVAL_CACHE - 1);
+        let slot = eval_slot(key);
         let e = self.eval_cache[slot];
         if e != 0 && (e ^ key) >> 16 == 0 {
             return Score(i32::from(e as u16 as i16));
