@@ -56,6 +56,8 @@ enum Command {
     /// Fit the win/draw/loss model of a rule set to self-play data (the numbers behind
     /// `wdl=` in analysis).
     Wdl(cli::wdl::WdlArgs),
+    /// Weights files of the learned evaluation: describe one, write one scaled.
+    Weights(cli::weights::WeightsArgs),
     /// Show a position: board diagram, side to move, FEN and legal moves.
     #[command(alias = "d")]
     Show(cli::show::ShowArgs),
@@ -112,6 +114,7 @@ fn main() -> ExitCode {
         Command::Train(args) => cli::train::run(*args),
         Command::Wdl(args) => cli::wdl::run(args),
         Command::Show(args) => cli::show::run(args),
+        Command::Weights(args) => cli::weights::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

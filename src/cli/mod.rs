@@ -15,6 +15,7 @@ pub mod selfplay;
 pub mod show;
 pub mod train;
 pub mod wdl;
+pub mod weights;
 
 /// Writes to standard output, as `print!` does. When the reader has gone (`kondavo … | head`),
 /// the program ends at once, quietly and with success, as Unix filters do: neither a panic nor

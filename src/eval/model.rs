@@ -767,6 +767,41 @@ impl Model {
         Model::from_bytes(&bytes).map_err(|e| Error(format!("{}: {e}", path.display())))
     }
 
+    /// The same model with every weight multiplied by `factor` (rounded, and clamped to the
+    /// file's 16 bits), and the number of weights the clamp changed: its scores are `factor`
+    /// times this model's. The scale of a model is a choice of training (the sigmoid's `K`)
+    /// that the search's margins, counted in centi-men, see; this tries another without
+    /// retraining. The description records the factor.
+    pub fn scaled(&self, factor: f64) -> Result<(Model, usize)> {
+        if !factor.is_finite() || !(0.01..=100.0).contains(&factor) {
+            bail!("scale factor {factor} is out of range (0.01 to 100)");
+        }
+        let mut clamped = 0;
+        let weights = self
+            .weights
+            .iter()
+            .map(|w| {
+                w.map(|x| {
+                    let v = (f64::from(x) * factor).round();
+                    if v.abs() > 32_767.0 {
+                        clamped += 1;
+                    }
+                    v.clamp(-32_767.0, 32_767.0) as i16
+                })
+            })
+            .collect();
+        let description = format!("{}; weights scaled by {factor}", self.description);
+        let model = Model::from_parts_with_kings(
+            self.base,
+            self.unit,
+            self.windows.clone(),
+            self.king_windows.clone(),
+            weights,
+            description,
+        )?;
+        Ok((model, clamped))
+    }
+
     /// Checks that this model is for `base` (the optional-capture options use their base
     /// rule set's models).
     pub fn check_rule_set(&self, base: Base) -> Result<()> {

@@ -424,3 +424,30 @@ fn an_eval_file_replaces_the_weights_and_a_bad_one_changes_nothing() {
     assert_eq!(search_score(&engine, fen), before);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn check_scaling<R: Eval>(base: Base) {
+    let m = random_model(base, 12);
+    let (double, clamped) = m.scaled(2.0).unwrap();
+    assert_eq!(clamped, 0);
+    assert!(double.description().ends_with("weights scaled by 2"), "{}", double.description());
+    let back = Model::from_bytes(&double.to_bytes()).unwrap();
+    assert_eq!(back.weights(), double.weights());
+    for pos in random_positions::<R>(12, 4) {
+        let (a, b) = (m.white_score(&pos), double.white_score(&pos));
+        // Twice the weights, then the stage blend's and the unit's integer divisions.
+        assert!((b - 2 * a).abs() <= 2, "{a} scaled to {b}");
+    }
+    let (big, clamped) = m.scaled(50.0).unwrap();
+    assert!(clamped > 0, "weights up to 1000 times 50 leave the 16 bits");
+    assert!(big.weights().iter().all(|w| w[0] != i16::MIN && w[1] != i16::MIN));
+    for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1000.0] {
+        assert!(m.scaled(bad).unwrap_err().0.contains("out of range"), "{bad}");
+    }
+}
+
+#[test]
+fn scaling_a_model_multiplies_its_scores_and_records_the_factor() {
+    for base in [Base::Russian, Base::International, Base::Turkish] {
+        with_rules!(Variant::new(base), R => check_scaling::<R>(base));
+    }
+}
