@@ -1,4 +1,4 @@
-//! The command line: `kondavo perft` and `kondavo show`, their output and their errors.
+//! The command line: `kondavo perft`, `show`, `analyze`, `calibrate`, `book`, `weights`, their output and their errors.
 
 use std::process::{Command, Output};
 
@@ -414,4 +414,47 @@ fn output_into_a_closed_pipe_ends_quietly() {
         assert!(o.status.success(), "{args:?}: {:?} {}", o.status, stderr(&o));
         assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
     }
+}
+
+#[test]
+fn weights_info_describes_and_scale_writes_a_file_that_info_and_the_engine_read() {
+    let o = kondavo(&["weights", "info", "-v", "russian"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let info = stdout(&o);
+    assert!(info.starts_with("rule set: russian\n"), "{info}");
+    let men = |text: &str| -> f64 {
+        let line = text.lines().find(|l| l.starts_with("men: ")).expect("a men line");
+        line["men: ".len()..].split(' ').next().expect("a value").parse().expect("a number")
+    };
+    assert!(men(&info) > 0.0, "{info}");
+
+    let dir = std::env::temp_dir().join(format!("kondavo-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let out = dir.join("russian-x2.kdw");
+    let out_s = out.to_str().expect("a UTF-8 path");
+    let o = kondavo(&["weights", "scale", "-v", "russian", "--by", "2", "-o", out_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("weights scaled variant=russian by=2 clamped=0 out="));
+    let o = kondavo(&["weights", "info", "-v", "russian", "--file", out_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let scaled = stdout(&o);
+    assert!((men(&scaled) - 2.0 * men(&info)).abs() < 0.3, "{info}\n{scaled}");
+    assert!(scaled.contains("weights scaled by 2"), "{scaled}");
+    // The engine plays with it.
+    let o = kondavo(&["bench", "-v", "russian", "-d", "4", "--eval", out_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    // Errors: another rule set's file, a bad factor, an unreadable file.
+    for args in [
+        vec!["weights", "info", "-v", "english", "--file", out_s],
+        vec!["weights", "scale", "-v", "russian", "--by", "0", "-o", out_s],
+        vec!["weights", "scale", "-v", "russian", "--by", "nan", "-o", out_s],
+        vec!["weights", "info", "-v", "russian", "--file", "/nonexistent/x.kdw"],
+    ] {
+        let o = kondavo(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).starts_with("kondavo: "), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }
