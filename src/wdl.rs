@@ -98,13 +98,13 @@ impl std::fmt::Display for Wdl {
 /// and the command behind each row). Optional capture uses its base rule set's row.
 pub const PARAMS: [(Base, Params); 13] = [
     (Base::International, Params { a0: 2.1932, a1: -1.5344, b0: 0.4767, b1: 1.2509 }),
-    (Base::Brazilian, Params { a0: 3.5244, a1: -2.7321, b0: 0.1373, b1: 2.6771 }),
-    (Base::Russian, Params { a0: 3.3012, a1: -2.7664, b0: 0.0765, b1: 2.5760 }),
-    (Base::Ukrainian, Params { a0: 2.9469, a1: -2.4516, b0: 0.0936, b1: 2.2008 }),
+    (Base::Brazilian, Params { a0: 3.1254, a1: -1.9321, b0: 0.1936, b1: 1.9704 }),
+    (Base::Russian, Params { a0: 3.2203, a1: -2.0726, b0: 0.1622, b1: 1.9709 }),
+    (Base::Ukrainian, Params { a0: 3.4457, a1: -2.1359, b0: 0.3242, b1: 1.8826 }),
     (Base::English, Params { a0: 2.4434, a1: -2.1653, b0: 0.5739, b1: 0.2690 }),
     (Base::Italian, Params { a0: 2.5681, a1: -2.4239, b0: 0.5865, b1: 0.3382 }),
-    (Base::Spanish, Params { a0: 3.3550, a1: -2.4912, b0: 0.0998, b1: 2.5290 }),
-    (Base::Czech, Params { a0: 3.1869, a1: -1.8207, b0: -0.0120, b1: 2.8244 }),
+    (Base::Spanish, Params { a0: 3.2242, a1: -0.7261, b0: 0.0239, b1: 2.8714 }),
+    (Base::Czech, Params { a0: 2.8501, a1: -0.3165, b0: 0.0301, b1: 2.6932 }),
     (Base::Turkish, Params { a0: 0.9851, a1: -0.6619, b0: 0.6348, b1: 0.4218 }),
     (Base::Frisian, Params { a0: 0.5931, a1: -0.4722, b0: 0.2079, b1: 0.6068 }),
     (Base::Frysk, Params { a0: 2.0277, a1: -1.4255, b0: 0.3700, b1: 0.4545 }),
