@@ -476,11 +476,7 @@ fn seed_of(options: &Options) -> u64 {
 fn model_of(options: &Options) -> Result<Option<Arc<Model>>> {
     match &options.eval_file {
         Some(name) if name == eval::HAND => Ok(None),
-        Some(path) => {
-            let m = Model::load(std::path::Path::new(path))?;
-            m.check_rule_set(eval::model_base(options.variant.base))?;
-            Ok(Some(Arc::new(m)))
-        }
+        Some(path) => Ok(Some(eval::load_model(options.variant.base, path.as_ref())?)),
         None => Ok(eval::builtin_model(options.variant.base)),
     }
 }

@@ -3,12 +3,11 @@
 use super::outln;
 use clap::Args;
 use kondavo::error::{Error, Result};
-use kondavo::eval::{self, Model};
+use kondavo::eval;
 use kondavo::learn::selfplay::{self, Config};
 use kondavo::matches::openings;
 use kondavo::variant::Variant;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 /// Arguments of `kondavo selfplay`.
 #[derive(Args, Debug)]
@@ -64,11 +63,7 @@ pub struct SelfplayArgs {
 pub fn run(a: SelfplayArgs) -> Result<()> {
     let (model, eval_name) = match &a.eval {
         Some(path) if path.as_os_str() == eval::HAND => (None, eval::HAND.to_string()),
-        Some(path) => {
-            let m = Model::load(path)?;
-            m.check_rule_set(a.variant.base)?;
-            (Some(Arc::new(m)), path.display().to_string())
-        }
+        Some(path) => (Some(eval::load_model(a.variant.base, path)?), path.display().to_string()),
         None => {
             let m = eval::builtin_model(a.variant.base);
             let name = if m.is_some() { "builtin" } else { "hand" };

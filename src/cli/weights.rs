@@ -3,8 +3,8 @@
 use super::outln;
 use clap::{Args, Subcommand};
 use kondavo::error::{Error, Result};
-use kondavo::eval::builtin_model;
 use kondavo::eval::model::{self, Model};
+use kondavo::eval::{builtin_model, load_model};
 use kondavo::variant::Variant;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -72,11 +72,7 @@ pub fn run(a: WeightsArgs) -> Result<()> {
 fn load(s: &Source) -> Result<Arc<Model>> {
     let base = s.variant.base;
     match &s.file {
-        Some(path) => {
-            let m = Model::load(path)?;
-            m.check_rule_set(base)?;
-            Ok(Arc::new(m))
-        }
+        Some(path) => load_model(base, path),
         None => builtin_model(base).ok_or_else(|| {
             Error(format!(
                 "{} has no built-in weights (it plays its hand-set evaluation)",

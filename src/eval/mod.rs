@@ -320,6 +320,14 @@ pub const fn model_base(base: Base) -> Base {
     }
 }
 
+/// The weights file at `path`, checked to be for the rule set `base` plays with
+/// ([`model_base`]).
+pub fn load_model(base: Base, path: &std::path::Path) -> crate::error::Result<Arc<Model>> {
+    let m = Model::load(path)?;
+    m.check_rule_set(model_base(base))?;
+    Ok(Arc::new(m))
+}
+
 /// The built-in model of a rule set (`None`: it plays with the hand-set weights).
 pub fn builtin_model(base: Base) -> Option<Arc<Model>> {
     let base = model_base(base);

@@ -1,4 +1,5 @@
-//! The command line: `kondavo perft`, `show`, `analyze`, `calibrate`, `book`, `weights`, their output and their errors.
+//! The command line: `kondavo perft`, `show`, `analyze`, `calibrate`, `book` and `weights`,
+//! their output and their errors.
 
 use std::process::{Command, Output};
 
