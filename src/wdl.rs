@@ -98,7 +98,7 @@ impl std::fmt::Display for Wdl {
 /// and the command behind each row). Optional capture uses its base rule set's row.
 pub const PARAMS: [(Base, Params); 13] = [
     (Base::International, Params { a0: 2.1932, a1: -1.5344, b0: 0.4767, b1: 1.2509 }),
-    (Base::Brazilian, Params { a0: 3.1254, a1: -1.9321, b0: 0.1936, b1: 1.9704 }),
+    (Base::Brazilian, Params { a0: 3.7698, a1: -1.6967, b0: 0.1700, b1: 2.8469 }),
     (Base::Russian, Params { a0: 3.2203, a1: -2.0726, b0: 0.1622, b1: 1.9709 }),
     (Base::Ukrainian, Params { a0: 3.4457, a1: -2.1359, b0: 0.3242, b1: 1.8826 }),
     (Base::English, Params { a0: 2.4434, a1: -2.1653, b0: 0.5739, b1: 0.2690 }),
