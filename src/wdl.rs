@@ -101,7 +101,7 @@ pub const PARAMS: [(Base, Params); 13] = [
     (Base::Brazilian, Params { a0: 3.7698, a1: -1.6967, b0: 0.1700, b1: 2.8469 }),
     (Base::Russian, Params { a0: 3.2203, a1: -2.0726, b0: 0.1622, b1: 1.9709 }),
     (Base::Ukrainian, Params { a0: 3.4457, a1: -2.1359, b0: 0.3242, b1: 1.8826 }),
-    (Base::English, Params { a0: 2.4434, a1: -2.1653, b0: 0.5739, b1: 0.2690 }),
+    (Base::English, Params { a0: 2.2114, a1: -1.9904, b0: 0.5493, b1: 0.1521 }),
     (Base::Italian, Params { a0: 2.9575, a1: -2.2584, b0: 0.3556, b1: 1.1838 }),
     (Base::Spanish, Params { a0: 3.2242, a1: -0.7261, b0: 0.0239, b1: 2.8714 }),
     (Base::Czech, Params { a0: 2.8501, a1: -0.3165, b0: 0.0301, b1: 2.6932 }),
